@@ -1,0 +1,279 @@
+/*
+ * verbs.h --
+ *
+ *	Shared declarations of the verbs Tcl extension: the object registry
+ *	(every RDMA resource is an object command), the attribute tables that
+ *	turn C structs into Tcl dicts and back, and the error helpers.
+ *
+ * Copyright (c) 2026 The verbs authors.
+ * See the file "LICENSE" for terms of use and redistribution.
+ */
+
+#ifndef VERBS_H_INCLUDED
+#define VERBS_H_INCLUDED
+
+#include <tcl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#define VERBS_EXPORT __attribute__((visibility("default")))
+#ifndef MODULE_SCOPE
+#   define MODULE_SCOPE extern __attribute__((visibility("hidden")))
+#endif
+
+/*
+ * ------------------------------------------------------------------------
+ * Objects.
+ *
+ * Every RDMA resource is a VerbsObj embedded as the first member of a
+ * type-specific struct (VerbsPd, VerbsQp, ...).  Lifetime rules:
+ *
+ *  - The object command holds one reference.  Deleting the command (close,
+ *    rename to {}, interp deletion) first deletes the commands of all
+ *    children, then drops that reference.
+ *  - Each child holds a reference on its parent; cross references (a QP on
+ *    its CQs) hold a reference on the object they use.
+ *  - When the count reaches zero the type's freeProc destroys the C
+ *    resource and drops the references it held; then the parent reference
+ *    is dropped.  So C resources are always destroyed children first.
+ * ------------------------------------------------------------------------
+ */
+
+typedef struct VerbsObj VerbsObj;
+typedef struct VerbsState VerbsState;
+
+typedef int (VerbsMethodProc)(Tcl_Interp *interp, VerbsObj *objPtr,
+	int objc, Tcl_Obj *const objv[]);
+
+/*
+ * One subcommand of an object command.  objc/objv given to the proc start
+ * at the method name (objv[0] is the method); minArgs/maxArgs count the
+ * words after it (-1: no upper limit).
+ */
+
+typedef struct VerbsMethod {
+    const char *name;
+    VerbsMethodProc *proc;
+    int minArgs;
+    int maxArgs;
+    const char *usage;
+} VerbsMethod;
+
+typedef struct VerbsType {
+    const char *name;		/* Short type name: "pd", "qp", ... */
+    size_t size;		/* Size of the type's struct. */
+    const VerbsMethod *methods;	/* Subcommands, NULL-name terminated. */
+    const char *const *options;	/* cget options ("-lkey"), NULL ended. */
+    int (*cgetProc)(Tcl_Interp *interp, VerbsObj *objPtr, int index,
+	    Tcl_Obj **valuePtr);
+    void (*freeProc)(VerbsObj *objPtr);
+				/* Destroys the C resource, drops the
+				 * cross references it holds. */
+} VerbsType;
+
+struct VerbsObj {
+    const VerbsType *typePtr;
+    VerbsState *statePtr;
+    Tcl_Command token;		/* NULL once the command is deleted. */
+    VerbsObj *parent;		/* Owner; holds a reference on it. */
+    VerbsObj *children;		/* First child (commands alive or not). */
+    VerbsObj *nextSibling;
+    VerbsObj *prevSibling;
+    VerbsObj *nextLive;		/* Per-interp list of live commands. */
+    VerbsObj *prevLive;
+    int refCount;
+    int deleting;		/* The command's delete proc is running. */
+};
+
+/*
+ * Per-interpreter state (assoc data "verbs").
+ */
+
+struct VerbsState {
+    Tcl_Interp *interp;
+    VerbsObj *live;		/* Objects whose command still exists. */
+    unsigned long counter;	/* For generated command names. */
+};
+
+/*
+ * Resource structs.  Each starts with its VerbsObj.
+ */
+
+typedef struct VerbsContext {
+    VerbsObj obj;
+    struct ibv_context *ctx;
+    char *devName;
+} VerbsContext;
+
+typedef struct VerbsPd {
+    VerbsObj obj;
+    struct ibv_pd *pd;
+} VerbsPd;
+
+typedef struct VerbsMr {
+    VerbsObj obj;
+    struct ibv_mr *mr;
+    unsigned char *buf;		/* Page-aligned buffer owned by the MR. */
+    size_t length;
+    int access;
+} VerbsMr;
+
+typedef struct VerbsCq {
+    VerbsObj obj;
+    struct ibv_cq *cq;
+    int cqe;
+} VerbsCq;
+
+typedef struct VerbsQp {
+    VerbsObj obj;
+    struct ibv_qp *qp;
+    VerbsCq *sendCq;		/* Referenced, not owned. */
+    VerbsCq *recvCq;
+    enum ibv_qp_type qpType;
+    int sqSigAll;
+    uint8_t portNum;		/* Port given to to_init (for defaults). */
+} VerbsQp;
+
+typedef struct VerbsAh {
+    VerbsObj obj;
+    struct ibv_ah *ah;
+} VerbsAh;
+
+/*
+ * Object registry (verbsObj.c).
+ */
+
+MODULE_SCOPE VerbsObj *	VerbsObjNew(const VerbsType *typePtr);
+MODULE_SCOPE int	VerbsObjRegister(Tcl_Interp *interp, VerbsObj *objPtr,
+			    VerbsObj *parent, Tcl_Obj *nameObj);
+MODULE_SCOPE void	VerbsObjRetain(VerbsObj *objPtr);
+MODULE_SCOPE void	VerbsObjRelease(VerbsObj *objPtr);
+MODULE_SCOPE VerbsObj *	VerbsObjGet(Tcl_Interp *interp, Tcl_Obj *nameObj,
+			    const VerbsType *typePtr);
+MODULE_SCOPE VerbsObj *	VerbsObjFind(Tcl_Interp *interp, Tcl_Obj *nameObj);
+MODULE_SCOPE Tcl_Obj *	VerbsObjName(VerbsObj *objPtr);
+MODULE_SCOPE int	VerbsParseOptions(Tcl_Interp *interp, int objc,
+			    Tcl_Obj *const objv[], int first,
+			    const char *const options[], Tcl_Obj *values[]);
+MODULE_SCOPE VerbsState *VerbsGetState(Tcl_Interp *interp);
+MODULE_SCOPE int	VerbsObjectsCmd(ClientData cd, Tcl_Interp *interp,
+			    int objc, Tcl_Obj *const objv[]);
+MODULE_SCOPE void	VerbsStateInit(Tcl_Interp *interp);
+MODULE_SCOPE VerbsMethodProc VerbsCgetMethod, VerbsChildrenMethod,
+	VerbsCloseMethod;
+
+/*
+ * The subcommands every object command has; a type's table lists them among
+ * its own, in alphabetical order.
+ */
+
+#define VERBS_METHOD_CGET \
+    {"cget", VerbsCgetMethod, 0, 1, "?-option?"}
+#define VERBS_METHOD_CHILDREN \
+    {"children", VerbsChildrenMethod, 0, 0, ""}
+#define VERBS_METHOD_CLOSE \
+    {"close", VerbsCloseMethod, 0, 0, ""}
+
+/*
+ * Attribute tables (verbsAttr.c).
+ */
+
+typedef struct VerbsEnum {
+    const char *name;		/* First member: Tcl_GetIndexFromObjStruct. */
+    uint64_t value;
+} VerbsEnum;
+
+enum VerbsFieldKind {
+    VF_UINT,			/* Unsigned integer of 1, 2, 4 or 8 bytes. */
+    VF_INT,			/* Signed int. */
+    VF_ENUM,			/* C enum (int sized), by name or number. */
+    VF_FLAGS,			/* Bit mask, as a list of names. */
+    VF_GID,			/* union ibv_gid. */
+    VF_GUID,			/* __be64 printed as xxxx:xxxx:xxxx:xxxx. */
+    VF_STRING,			/* char array, read-only. */
+    VF_BE32,			/* __be32 shown in host order. */
+    VF_STRUCT			/* Nested struct, as a nested dict. */
+};
+
+#define VF_READONLY 1		/* Query only: refused as input. */
+
+typedef struct VerbsField {
+    const char *name;		/* First member: Tcl_GetIndexFromObjStruct. */
+    int kind;
+    unsigned short offset;
+    unsigned short size;
+    const void *table;		/* VerbsEnum[] or VerbsStruct. */
+    uint64_t mask;		/* attr_mask bit the key sets. */
+    int flags;
+} VerbsField;
+
+typedef struct VerbsStruct {
+    const char *name;		/* For messages: "qp attribute". */
+    const VerbsField *fields;	/* NULL-name terminated. */
+} VerbsStruct;
+
+#define VERBS_FIELD(st, f, kind, table, mask, flags) \
+    {#f, kind, offsetof(st, f), sizeof(((st *)0)->f), table, mask, flags}
+
+MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
+	verbsDeviceCapFlags[], verbsAtomicCap[], verbsPortState[],
+	verbsPortCapFlags[], verbsPortCapFlags2[], verbsQpTypes[],
+	verbsSendFlags[], verbsWrOpcode[], verbsMigState[], verbsQpState[],
+	verbsAccessFlags[], verbsNodeType[], verbsTransportType[], verbsRate[],
+	verbsMtu[], verbsLinkLayer[], verbsGidType[];
+
+MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
+	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,
+	verbsGidEntryStruct;
+
+MODULE_SCOPE Tcl_Obj *	VerbsEnumObj(const VerbsEnum *table, uint64_t value);
+MODULE_SCOPE Tcl_Obj *	VerbsFlagsObj(const VerbsEnum *table, uint64_t value);
+MODULE_SCOPE int	VerbsGetEnum(Tcl_Interp *interp, const VerbsEnum *table,
+			    const char *key, Tcl_Obj *valueObj,
+			    uint64_t *valuePtr);
+MODULE_SCOPE int	VerbsGetFlags(Tcl_Interp *interp,
+			    const VerbsEnum *table, const char *key,
+			    Tcl_Obj *valueObj, uint64_t *valuePtr);
+MODULE_SCOPE int	VerbsGetUInt(Tcl_Interp *interp, const char *key,
+			    Tcl_Obj *valueObj, uint64_t max,
+			    uint64_t *valuePtr);
+MODULE_SCOPE Tcl_Obj *	VerbsGidObj(const union ibv_gid *gid);
+MODULE_SCOPE int	VerbsGetGid(Tcl_Interp *interp, const char *key,
+			    Tcl_Obj *valueObj, union ibv_gid *gid);
+MODULE_SCOPE Tcl_Obj *	VerbsStructToDict(const VerbsStruct *st,
+			    const void *base);
+MODULE_SCOPE int	VerbsDictToStruct(Tcl_Interp *interp,
+			    const VerbsStruct *st, Tcl_Obj *dictObj,
+			    void *base, uint64_t *maskPtr);
+
+/*
+ * Errors (verbsAttr.c).
+ */
+
+MODULE_SCOPE int	VerbsArgError(Tcl_Interp *interp, const char *key,
+			    Tcl_Obj *valueObj, const char *format, ...)
+			    __attribute__((format(printf, 4, 5)));
+MODULE_SCOPE int	VerbsSysError(Tcl_Interp *interp, const char *call,
+			    VerbsObj *objPtr, const char *what, int errnum);
+
+/*
+ * Type descriptors and creation commands, one file each.
+ */
+
+MODULE_SCOPE const VerbsType verbsContextClass, verbsPdClass, verbsMrClass,
+	verbsCqClass, verbsQpClass, verbsAhClass;
+
+MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsContextOpenCmd,
+	VerbsPdCreateCmd, VerbsMrCreateCmd, VerbsCqCreateCmd,
+	VerbsQpCreateCmd, VerbsAhCreateCmd;
+
+MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
+			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
+			    size_t *offsetPtr, size_t *lengthPtr);
+MODULE_SCOPE int	VerbsParseAhAttr(Tcl_Interp *interp, Tcl_Obj *dictObj,
+			    struct ibv_ah_attr *attr);
+MODULE_SCOPE void	VerbsAhImplyGlobal(Tcl_Obj *dictObj,
+			    struct ibv_ah_attr *attr);
+
+#endif /* VERBS_H_INCLUDED */

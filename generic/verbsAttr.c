@@ -1,0 +1,1006 @@
+/*
+ * verbsAttr.c --
+ *
+ *	Attribute dicts: one table per C struct drives both directions
+ *	(struct -> dict for queries, dict -> struct plus attr_mask for
+ *	modify), enum and flag names, GIDs, and the error helpers.
+ *
+ * Copyright (c) 2026 The verbs authors.
+ * See the file "LICENSE" for terms of use and redistribution.
+ */
+
+#include "verbs.h"
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * ------------------------------------------------------------------------
+ * Enum and flag names: the C names without the IBV_ prefix and type part,
+ * in lower case.  Where a value has several names the first is the one
+ * printed; the others are accepted as input.
+ * ------------------------------------------------------------------------
+ */
+
+const VerbsEnum verbsWcStatus[] = {
+    {"success", IBV_WC_SUCCESS},
+    {"loc_len_err", IBV_WC_LOC_LEN_ERR},
+    {"loc_qp_op_err", IBV_WC_LOC_QP_OP_ERR},
+    {"loc_eec_op_err", IBV_WC_LOC_EEC_OP_ERR},
+    {"loc_prot_err", IBV_WC_LOC_PROT_ERR},
+    {"wr_flush_err", IBV_WC_WR_FLUSH_ERR},
+    {"mw_bind_err", IBV_WC_MW_BIND_ERR},
+    {"bad_resp_err", IBV_WC_BAD_RESP_ERR},
+    {"loc_access_err", IBV_WC_LOC_ACCESS_ERR},
+    {"rem_inv_req_err", IBV_WC_REM_INV_REQ_ERR},
+    {"rem_access_err", IBV_WC_REM_ACCESS_ERR},
+    {"rem_op_err", IBV_WC_REM_OP_ERR},
+    {"retry_exc_err", IBV_WC_RETRY_EXC_ERR},
+    {"rnr_retry_exc_err", IBV_WC_RNR_RETRY_EXC_ERR},
+    {"loc_rdd_viol_err", IBV_WC_LOC_RDD_VIOL_ERR},
+    {"rem_inv_rd_req_err", IBV_WC_REM_INV_RD_REQ_ERR},
+    {"rem_abort_err", IBV_WC_REM_ABORT_ERR},
+    {"inv_eecn_err", IBV_WC_INV_EECN_ERR},
+    {"inv_eec_state_err", IBV_WC_INV_EEC_STATE_ERR},
+    {"fatal_err", IBV_WC_FATAL_ERR},
+    {"resp_timeout_err", IBV_WC_RESP_TIMEOUT_ERR},
+    {"general_err", IBV_WC_GENERAL_ERR},
+    {"tm_err", IBV_WC_TM_ERR},
+    {"tm_rndv_incomplete", IBV_WC_TM_RNDV_INCOMPLETE},
+    {NULL, 0}
+};
+const VerbsEnum verbsWcOpcode[] = {
+    {"send", IBV_WC_SEND},
+    {"rdma_write", IBV_WC_RDMA_WRITE},
+    {"rdma_read", IBV_WC_RDMA_READ},
+    {"comp_swap", IBV_WC_COMP_SWAP},
+    {"fetch_add", IBV_WC_FETCH_ADD},
+    {"bind_mw", IBV_WC_BIND_MW},
+    {"local_inv", IBV_WC_LOCAL_INV},
+    {"tso", IBV_WC_TSO},
+    {"atomic_write", IBV_WC_ATOMIC_WRITE},
+    {"recv", IBV_WC_RECV},
+    {"recv_rdma_with_imm", IBV_WC_RECV_RDMA_WITH_IMM},
+    {"tm_add", IBV_WC_TM_ADD},
+    {"tm_del", IBV_WC_TM_DEL},
+    {"tm_sync", IBV_WC_TM_SYNC},
+    {"tm_recv", IBV_WC_TM_RECV},
+    {"tm_no_tag", IBV_WC_TM_NO_TAG},
+    {NULL, 0}
+};
+const VerbsEnum verbsWcFlags[] = {
+    {"grh", IBV_WC_GRH},
+    {"with_imm", IBV_WC_WITH_IMM},
+    {"ip_csum_ok", IBV_WC_IP_CSUM_OK},
+    {"with_inv", IBV_WC_WITH_INV},
+    {"tm_sync_req", IBV_WC_TM_SYNC_REQ},
+    {"tm_match", IBV_WC_TM_MATCH},
+    {"tm_data_valid", IBV_WC_TM_DATA_VALID},
+    {NULL, 0}
+};
+const VerbsEnum verbsDeviceCapFlags[] = {
+    {"resize_max_wr", IBV_DEVICE_RESIZE_MAX_WR},
+    {"bad_pkey_cntr", IBV_DEVICE_BAD_PKEY_CNTR},
+    {"bad_qkey_cntr", IBV_DEVICE_BAD_QKEY_CNTR},
+    {"raw_multi", IBV_DEVICE_RAW_MULTI},
+    {"auto_path_mig", IBV_DEVICE_AUTO_PATH_MIG},
+    {"change_phy_port", IBV_DEVICE_CHANGE_PHY_PORT},
+    {"ud_av_port_enforce", IBV_DEVICE_UD_AV_PORT_ENFORCE},
+    {"curr_qp_state_mod", IBV_DEVICE_CURR_QP_STATE_MOD},
+    {"shutdown_port", IBV_DEVICE_SHUTDOWN_PORT},
+    {"init_type", IBV_DEVICE_INIT_TYPE},
+    {"port_active_event", IBV_DEVICE_PORT_ACTIVE_EVENT},
+    {"sys_image_guid", IBV_DEVICE_SYS_IMAGE_GUID},
+    {"rc_rnr_nak_gen", IBV_DEVICE_RC_RNR_NAK_GEN},
+    {"srq_resize", IBV_DEVICE_SRQ_RESIZE},
+    {"n_notify_cq", IBV_DEVICE_N_NOTIFY_CQ},
+    {"mem_window", IBV_DEVICE_MEM_WINDOW},
+    {"ud_ip_csum", IBV_DEVICE_UD_IP_CSUM},
+    {"xrc", IBV_DEVICE_XRC},
+    {"mem_mgt_extensions", IBV_DEVICE_MEM_MGT_EXTENSIONS},
+    {"mem_window_type_2a", IBV_DEVICE_MEM_WINDOW_TYPE_2A},
+    {"mem_window_type_2b", IBV_DEVICE_MEM_WINDOW_TYPE_2B},
+    {"rc_ip_csum", IBV_DEVICE_RC_IP_CSUM},
+    {"raw_ip_csum", IBV_DEVICE_RAW_IP_CSUM},
+    {"managed_flow_steering", IBV_DEVICE_MANAGED_FLOW_STEERING},
+    {NULL, 0}
+};
+const VerbsEnum verbsAtomicCap[] = {
+    {"none", IBV_ATOMIC_NONE},
+    {"hca", IBV_ATOMIC_HCA},
+    {"glob", IBV_ATOMIC_GLOB},
+    {NULL, 0}
+};
+const VerbsEnum verbsPortState[] = {
+    {"nop", IBV_PORT_NOP},
+    {"down", IBV_PORT_DOWN},
+    {"init", IBV_PORT_INIT},
+    {"armed", IBV_PORT_ARMED},
+    {"active", IBV_PORT_ACTIVE},
+    {"active_defer", IBV_PORT_ACTIVE_DEFER},
+    {NULL, 0}
+};
+const VerbsEnum verbsPortCapFlags[] = {
+    {"sm", IBV_PORT_SM},
+    {"notice_sup", IBV_PORT_NOTICE_SUP},
+    {"trap_sup", IBV_PORT_TRAP_SUP},
+    {"opt_ipd_sup", IBV_PORT_OPT_IPD_SUP},
+    {"auto_migr_sup", IBV_PORT_AUTO_MIGR_SUP},
+    {"sl_map_sup", IBV_PORT_SL_MAP_SUP},
+    {"mkey_nvram", IBV_PORT_MKEY_NVRAM},
+    {"pkey_nvram", IBV_PORT_PKEY_NVRAM},
+    {"led_info_sup", IBV_PORT_LED_INFO_SUP},
+    {"sys_image_guid_sup", IBV_PORT_SYS_IMAGE_GUID_SUP},
+    {"pkey_sw_ext_port_trap_sup", IBV_PORT_PKEY_SW_EXT_PORT_TRAP_SUP},
+    {"extended_speeds_sup", IBV_PORT_EXTENDED_SPEEDS_SUP},
+    {"cap_mask2_sup", IBV_PORT_CAP_MASK2_SUP},
+    {"cm_sup", IBV_PORT_CM_SUP},
+    {"snmp_tunnel_sup", IBV_PORT_SNMP_TUNNEL_SUP},
+    {"reinit_sup", IBV_PORT_REINIT_SUP},
+    {"device_mgmt_sup", IBV_PORT_DEVICE_MGMT_SUP},
+    {"vendor_class_sup", IBV_PORT_VENDOR_CLASS_SUP},
+    {"dr_notice_sup", IBV_PORT_DR_NOTICE_SUP},
+    {"cap_mask_notice_sup", IBV_PORT_CAP_MASK_NOTICE_SUP},
+    {"boot_mgmt_sup", IBV_PORT_BOOT_MGMT_SUP},
+    {"link_latency_sup", IBV_PORT_LINK_LATENCY_SUP},
+    {"client_reg_sup", IBV_PORT_CLIENT_REG_SUP},
+    {"ip_based_gids", IBV_PORT_IP_BASED_GIDS},
+    {NULL, 0}
+};
+const VerbsEnum verbsPortCapFlags2[] = {
+    {"set_node_desc_sup", IBV_PORT_SET_NODE_DESC_SUP},
+    {"info_ext_sup", IBV_PORT_INFO_EXT_SUP},
+    {"virt_sup", IBV_PORT_VIRT_SUP},
+    {"switch_port_state_table_sup", IBV_PORT_SWITCH_PORT_STATE_TABLE_SUP},
+    {"link_width_2x_sup", IBV_PORT_LINK_WIDTH_2X_SUP},
+    {"link_speed_hdr_sup", IBV_PORT_LINK_SPEED_HDR_SUP},
+    {"link_speed_ndr_sup", IBV_PORT_LINK_SPEED_NDR_SUP},
+    {NULL, 0}
+};
+const VerbsEnum verbsQpTypes[] = {
+    {"rc", IBV_QPT_RC},
+    {"uc", IBV_QPT_UC},
+    {"ud", IBV_QPT_UD},
+    {"raw_packet", IBV_QPT_RAW_PACKET},
+    {"xrc_send", IBV_QPT_XRC_SEND},
+    {"xrc_recv", IBV_QPT_XRC_RECV},
+    {NULL, 0}
+};
+const VerbsEnum verbsSendFlags[] = {
+    {"fence", IBV_SEND_FENCE},
+    {"signaled", IBV_SEND_SIGNALED},
+    {"solicited", IBV_SEND_SOLICITED},
+    {"inline", IBV_SEND_INLINE},
+    {"ip_csum", IBV_SEND_IP_CSUM},
+    {NULL, 0}
+};
+const VerbsEnum verbsWrOpcode[] = {
+    {"rdma_write", IBV_WR_RDMA_WRITE},
+    {"rdma_write_with_imm", IBV_WR_RDMA_WRITE_WITH_IMM},
+    {"send", IBV_WR_SEND},
+    {"send_with_imm", IBV_WR_SEND_WITH_IMM},
+    {"rdma_read", IBV_WR_RDMA_READ},
+    {"atomic_cmp_and_swp", IBV_WR_ATOMIC_CMP_AND_SWP},
+    {"atomic_fetch_and_add", IBV_WR_ATOMIC_FETCH_AND_ADD},
+    {"local_inv", IBV_WR_LOCAL_INV},
+    {"bind_mw", IBV_WR_BIND_MW},
+    {"send_with_inv", IBV_WR_SEND_WITH_INV},
+    {"tso", IBV_WR_TSO},
+    {"atomic_write", IBV_WR_ATOMIC_WRITE},
+    {NULL, 0}
+};
+const VerbsEnum verbsMigState[] = {
+    {"migrated", IBV_MIG_MIGRATED},
+    {"rearm", IBV_MIG_REARM},
+    {"armed", IBV_MIG_ARMED},
+    {NULL, 0}
+};
+const VerbsEnum verbsQpState[] = {
+    {"reset", IBV_QPS_RESET},
+    {"init", IBV_QPS_INIT},
+    {"rtr", IBV_QPS_RTR},
+    {"rts", IBV_QPS_RTS},
+    {"sqd", IBV_QPS_SQD},
+    {"sqe", IBV_QPS_SQE},
+    {"err", IBV_QPS_ERR},
+    {"unknown", IBV_QPS_UNKNOWN},
+    {NULL, 0}
+};
+const VerbsEnum verbsAccessFlags[] = {
+    {"local_write", IBV_ACCESS_LOCAL_WRITE},
+    {"remote_write", IBV_ACCESS_REMOTE_WRITE},
+    {"remote_read", IBV_ACCESS_REMOTE_READ},
+    {"remote_atomic", IBV_ACCESS_REMOTE_ATOMIC},
+    {"mw_bind", IBV_ACCESS_MW_BIND},
+    {"zero_based", IBV_ACCESS_ZERO_BASED},
+    {"on_demand", IBV_ACCESS_ON_DEMAND},
+    {"hugetlb", IBV_ACCESS_HUGETLB},
+    {"relaxed_ordering", IBV_ACCESS_RELAXED_ORDERING},
+    {NULL, 0}
+};
+const VerbsEnum verbsNodeType[] = {
+    {"unknown", IBV_NODE_UNKNOWN},
+    {"ca", IBV_NODE_CA},
+    {"switch", IBV_NODE_SWITCH},
+    {"router", IBV_NODE_ROUTER},
+    {"rnic", IBV_NODE_RNIC},
+    {"usnic", IBV_NODE_USNIC},
+    {"usnic_udp", IBV_NODE_USNIC_UDP},
+    {"unspecified", IBV_NODE_UNSPECIFIED},
+    {NULL, 0}
+};
+const VerbsEnum verbsTransportType[] = {
+    {"unknown", IBV_TRANSPORT_UNKNOWN},
+    {"ib", IBV_TRANSPORT_IB},
+    {"iwarp", IBV_TRANSPORT_IWARP},
+    {"usnic", IBV_TRANSPORT_USNIC},
+    {"usnic_udp", IBV_TRANSPORT_USNIC_UDP},
+    {"unspecified", IBV_TRANSPORT_UNSPECIFIED},
+    {NULL, 0}
+};
+const VerbsEnum verbsRate[] = {
+    {"max", IBV_RATE_MAX},
+    {"2_5_gbps", IBV_RATE_2_5_GBPS},
+    {"5_gbps", IBV_RATE_5_GBPS},
+    {"10_gbps", IBV_RATE_10_GBPS},
+    {"20_gbps", IBV_RATE_20_GBPS},
+    {"30_gbps", IBV_RATE_30_GBPS},
+    {"40_gbps", IBV_RATE_40_GBPS},
+    {"60_gbps", IBV_RATE_60_GBPS},
+    {"80_gbps", IBV_RATE_80_GBPS},
+    {"120_gbps", IBV_RATE_120_GBPS},
+    {"14_gbps", IBV_RATE_14_GBPS},
+    {"56_gbps", IBV_RATE_56_GBPS},
+    {"112_gbps", IBV_RATE_112_GBPS},
+    {"168_gbps", IBV_RATE_168_GBPS},
+    {"25_gbps", IBV_RATE_25_GBPS},
+    {"100_gbps", IBV_RATE_100_GBPS},
+    {"200_gbps", IBV_RATE_200_GBPS},
+    {"300_gbps", IBV_RATE_300_GBPS},
+    {"28_gbps", IBV_RATE_28_GBPS},
+    {"50_gbps", IBV_RATE_50_GBPS},
+    {"400_gbps", IBV_RATE_400_GBPS},
+    {"600_gbps", IBV_RATE_600_GBPS},
+    {"800_gbps", IBV_RATE_800_GBPS},
+    {"1200_gbps", IBV_RATE_1200_GBPS},
+    {NULL, 0}
+};
+const VerbsEnum verbsMtu[] = {
+    {"256", IBV_MTU_256},
+    {"512", IBV_MTU_512},
+    {"1024", IBV_MTU_1024},
+    {"2048", IBV_MTU_2048},
+    {"4096", IBV_MTU_4096},
+    {"mtu_256", IBV_MTU_256},
+    {"mtu_512", IBV_MTU_512},
+    {"mtu_1024", IBV_MTU_1024},
+    {"mtu_2048", IBV_MTU_2048},
+    {"mtu_4096", IBV_MTU_4096},
+    {NULL, 0}
+};
+const VerbsEnum verbsGidType[] = {
+    {"ib", IBV_GID_TYPE_IB},
+    {"roce_v1", IBV_GID_TYPE_ROCE_V1},
+    {"roce_v2", IBV_GID_TYPE_ROCE_V2},
+    {NULL, 0}
+};
+const VerbsEnum verbsLinkLayer[] = {
+    {"unspecified", IBV_LINK_LAYER_UNSPECIFIED},
+    {"infiniband", IBV_LINK_LAYER_INFINIBAND},
+    {"ethernet", IBV_LINK_LAYER_ETHERNET},
+    {NULL, 0}
+};
+
+/*
+ * ------------------------------------------------------------------------
+ * Struct tables.
+ * ------------------------------------------------------------------------
+ */
+
+#define RO VF_READONLY
+
+#define DA(f, kind, table) \
+    VERBS_FIELD(struct ibv_device_attr, f, kind, table, 0, RO)
+static const VerbsField deviceAttrFields[] = {
+    DA(fw_ver, VF_STRING, NULL),
+    DA(node_guid, VF_GUID, NULL),
+    DA(sys_image_guid, VF_GUID, NULL),
+    DA(max_mr_size, VF_UINT, NULL),
+    DA(page_size_cap, VF_UINT, NULL),
+    DA(vendor_id, VF_UINT, NULL),
+    DA(vendor_part_id, VF_UINT, NULL),
+    DA(hw_ver, VF_UINT, NULL),
+    DA(max_qp, VF_INT, NULL),
+    DA(max_qp_wr, VF_INT, NULL),
+    DA(device_cap_flags, VF_FLAGS, verbsDeviceCapFlags),
+    DA(max_sge, VF_INT, NULL),
+    DA(max_sge_rd, VF_INT, NULL),
+    DA(max_cq, VF_INT, NULL),
+    DA(max_cqe, VF_INT, NULL),
+    DA(max_mr, VF_INT, NULL),
+    DA(max_pd, VF_INT, NULL),
+    DA(max_qp_rd_atom, VF_INT, NULL),
+    DA(max_ee_rd_atom, VF_INT, NULL),
+    DA(max_res_rd_atom, VF_INT, NULL),
+    DA(max_qp_init_rd_atom, VF_INT, NULL),
+    DA(max_ee_init_rd_atom, VF_INT, NULL),
+    DA(atomic_cap, VF_ENUM, verbsAtomicCap),
+    DA(max_ee, VF_INT, NULL),
+    DA(max_rdd, VF_INT, NULL),
+    DA(max_mw, VF_INT, NULL),
+    DA(max_raw_ipv6_qp, VF_INT, NULL),
+    DA(max_raw_ethy_qp, VF_INT, NULL),
+    DA(max_mcast_grp, VF_INT, NULL),
+    DA(max_mcast_qp_attach, VF_INT, NULL),
+    DA(max_total_mcast_qp_attach, VF_INT, NULL),
+    DA(max_ah, VF_INT, NULL),
+    DA(max_fmr, VF_INT, NULL),
+    DA(max_map_per_fmr, VF_INT, NULL),
+    DA(max_srq, VF_INT, NULL),
+    DA(max_srq_wr, VF_INT, NULL),
+    DA(max_srq_sge, VF_INT, NULL),
+    DA(max_pkeys, VF_UINT, NULL),
+    DA(local_ca_ack_delay, VF_UINT, NULL),
+    DA(phys_port_cnt, VF_UINT, NULL),
+    {NULL, 0, 0, 0, NULL, 0, 0}
+};
+const VerbsStruct verbsDeviceAttrStruct = {"device attribute", deviceAttrFields};
+
+#define PA(f, kind, table) \
+    VERBS_FIELD(struct ibv_port_attr, f, kind, table, 0, RO)
+static const VerbsField portAttrFields[] = {
+    PA(state, VF_ENUM, verbsPortState),
+    PA(max_mtu, VF_ENUM, verbsMtu),
+    PA(active_mtu, VF_ENUM, verbsMtu),
+    PA(gid_tbl_len, VF_INT, NULL),
+    PA(port_cap_flags, VF_FLAGS, verbsPortCapFlags),
+    PA(max_msg_sz, VF_UINT, NULL),
+    PA(bad_pkey_cntr, VF_UINT, NULL),
+    PA(qkey_viol_cntr, VF_UINT, NULL),
+    PA(pkey_tbl_len, VF_UINT, NULL),
+    PA(lid, VF_UINT, NULL),
+    PA(sm_lid, VF_UINT, NULL),
+    PA(lmc, VF_UINT, NULL),
+    PA(max_vl_num, VF_UINT, NULL),
+    PA(sm_sl, VF_UINT, NULL),
+    PA(subnet_timeout, VF_UINT, NULL),
+    PA(init_type_reply, VF_UINT, NULL),
+    PA(active_width, VF_UINT, NULL),
+    PA(active_speed, VF_UINT, NULL),
+    PA(phys_state, VF_UINT, NULL),
+    PA(link_layer, VF_ENUM, verbsLinkLayer),
+    PA(flags, VF_UINT, NULL),
+    PA(port_cap_flags2, VF_FLAGS, verbsPortCapFlags2),
+    {NULL, 0, 0, 0, NULL, 0, 0}
+};
+const VerbsStruct verbsPortAttrStruct = {"port attribute", portAttrFields};
+
+#define GE(f, kind, table) \
+    VERBS_FIELD(struct ibv_gid_entry, f, kind, table, 0, RO)
+static const VerbsField gidEntryFields[] = {
+    GE(gid, VF_GID, NULL),
+    GE(gid_index, VF_UINT, NULL),
+    GE(port_num, VF_UINT, NULL),
+    GE(gid_type, VF_ENUM, verbsGidType),
+    GE(ndev_ifindex, VF_UINT, NULL),
+    {NULL, 0, 0, 0, NULL, 0, 0}
+};
+const VerbsStruct verbsGidEntryStruct = {"gid entry", gidEntryFields};
+
+#define CAP(f) VERBS_FIELD(struct ibv_qp_cap, f, VF_UINT, NULL, 0, 0)
+static const VerbsField qpCapFields[] = {
+    CAP(max_send_wr),
+    CAP(max_recv_wr),
+    CAP(max_send_sge),
+    CAP(max_recv_sge),
+    CAP(max_inline_data),
+    {NULL, 0, 0, 0, NULL, 0, 0}
+};
+const VerbsStruct verbsQpCapStruct = {"qp cap", qpCapFields};
+
+#define GR(f, kind) VERBS_FIELD(struct ibv_global_route, f, kind, NULL, 0, 0)
+static const VerbsField grhFields[] = {
+    GR(dgid, VF_GID),
+    GR(flow_label, VF_UINT),
+    GR(sgid_index, VF_UINT),
+    GR(hop_limit, VF_UINT),
+    GR(traffic_class, VF_UINT),
+    {NULL, 0, 0, 0, NULL, 0, 0}
+};
+static const VerbsStruct grhStruct = {"grh", grhFields};
+
+#define AH(f, kind, table) \
+    VERBS_FIELD(struct ibv_ah_attr, f, kind, table, 0, 0)
+static const VerbsField ahAttrFields[] = {
+    AH(grh, VF_STRUCT, &grhStruct),
+    AH(dlid, VF_UINT, NULL),
+    AH(sl, VF_UINT, NULL),
+    AH(src_path_bits, VF_UINT, NULL),
+    AH(static_rate, VF_ENUM, verbsRate),
+    AH(is_global, VF_UINT, NULL),
+    AH(port_num, VF_UINT, NULL),
+    {NULL, 0, 0, 0, NULL, 0, 0}
+};
+const VerbsStruct verbsAhAttrStruct = {"ah attribute", ahAttrFields};
+
+#define QA(f, kind, table, mask) \
+    VERBS_FIELD(struct ibv_qp_attr, f, kind, table, mask, 0)
+static const VerbsField qpAttrFields[] = {
+    QA(qp_state, VF_ENUM, verbsQpState, IBV_QP_STATE),
+    QA(cur_qp_state, VF_ENUM, verbsQpState, IBV_QP_CUR_STATE),
+    QA(path_mtu, VF_ENUM, verbsMtu, IBV_QP_PATH_MTU),
+    QA(path_mig_state, VF_ENUM, verbsMigState, IBV_QP_PATH_MIG_STATE),
+    QA(qkey, VF_UINT, NULL, IBV_QP_QKEY),
+    QA(rq_psn, VF_UINT, NULL, IBV_QP_RQ_PSN),
+    QA(sq_psn, VF_UINT, NULL, IBV_QP_SQ_PSN),
+    QA(dest_qp_num, VF_UINT, NULL, IBV_QP_DEST_QPN),
+    QA(qp_access_flags, VF_FLAGS, verbsAccessFlags, IBV_QP_ACCESS_FLAGS),
+    QA(cap, VF_STRUCT, &verbsQpCapStruct, IBV_QP_CAP),
+    QA(ah_attr, VF_STRUCT, &verbsAhAttrStruct, IBV_QP_AV),
+    QA(alt_ah_attr, VF_STRUCT, &verbsAhAttrStruct, IBV_QP_ALT_PATH),
+    QA(pkey_index, VF_UINT, NULL, IBV_QP_PKEY_INDEX),
+    QA(alt_pkey_index, VF_UINT, NULL, IBV_QP_ALT_PATH),
+    QA(en_sqd_async_notify, VF_UINT, NULL, IBV_QP_EN_SQD_ASYNC_NOTIFY),
+    VERBS_FIELD(struct ibv_qp_attr, sq_draining, VF_UINT, NULL, 0, RO),
+    QA(max_rd_atomic, VF_UINT, NULL, IBV_QP_MAX_QP_RD_ATOMIC),
+    QA(max_dest_rd_atomic, VF_UINT, NULL, IBV_QP_MAX_DEST_RD_ATOMIC),
+    QA(min_rnr_timer, VF_UINT, NULL, IBV_QP_MIN_RNR_TIMER),
+    QA(port_num, VF_UINT, NULL, IBV_QP_PORT),
+    QA(timeout, VF_UINT, NULL, IBV_QP_TIMEOUT),
+    QA(retry_cnt, VF_UINT, NULL, IBV_QP_RETRY_CNT),
+    QA(rnr_retry, VF_UINT, NULL, IBV_QP_RNR_RETRY),
+    QA(alt_port_num, VF_UINT, NULL, IBV_QP_ALT_PATH),
+    QA(alt_timeout, VF_UINT, NULL, IBV_QP_ALT_PATH),
+    QA(rate_limit, VF_UINT, NULL, IBV_QP_RATE_LIMIT),
+    {NULL, 0, 0, 0, NULL, 0, 0}
+};
+const VerbsStruct verbsQpAttrStruct = {"qp attribute", qpAttrFields};
+
+#define WC(f, kind, table) VERBS_FIELD(struct ibv_wc, f, kind, table, 0, RO)
+static const VerbsField wcFields[] = {
+    WC(wr_id, VF_UINT, NULL),
+    WC(status, VF_ENUM, verbsWcStatus),
+    WC(opcode, VF_ENUM, verbsWcOpcode),
+    WC(vendor_err, VF_UINT, NULL),
+    WC(byte_len, VF_UINT, NULL),
+    WC(imm_data, VF_BE32, NULL),
+    WC(qp_num, VF_UINT, NULL),
+    WC(src_qp, VF_UINT, NULL),
+    WC(wc_flags, VF_FLAGS, verbsWcFlags),
+    WC(pkey_index, VF_UINT, NULL),
+    WC(slid, VF_UINT, NULL),
+    WC(sl, VF_UINT, NULL),
+    WC(dlid_path_bits, VF_UINT, NULL),
+    {NULL, 0, 0, 0, NULL, 0, 0}
+};
+const VerbsStruct verbsWcStruct = {"work completion", wcFields};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsArgError, VerbsSysError --
+ *
+ *	Leave an error in the interpreter.  VerbsArgError is for bad input:
+ *	the message is formatted, the errorCode is {VERBS ARG key value}.
+ *	VerbsSysError is for a failing library call: "CALL on OBJ (WHAT):
+ *	strerror" with errorCode {VERBS CALL ERRNAME {message}}.
+ *
+ * Results:
+ *	TCL_ERROR.
+ *
+ * Side effects:
+ *	Sets the result and errorCode.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsArgError(
+    Tcl_Interp *interp,
+    const char *key,
+    Tcl_Obj *valueObj,
+    const char *format,
+    ...)
+{
+    char buf[512];
+    va_list ap;
+
+    va_start(ap, format);
+    vsnprintf(buf, sizeof(buf), format, ap);
+    va_end(ap);
+    Tcl_SetObjResult(interp, Tcl_NewStringObj(buf, -1));
+    Tcl_SetErrorCode(interp, "VERBS", "ARG", key,
+	    valueObj ? Tcl_GetString(valueObj) : "", NULL);
+    return TCL_ERROR;
+}
+
+int
+VerbsSysError(
+    Tcl_Interp *interp,
+    const char *call,
+    VerbsObj *objPtr,
+    const char *what,
+    int errnum)
+{
+    Tcl_Obj *msg = Tcl_NewStringObj(call, -1);
+    const char *text;
+
+    if (errnum <= 0) {
+	errnum = EIO;
+    }
+    Tcl_SetErrno(errnum);
+    text = Tcl_ErrnoMsg(errnum);
+    if (objPtr) {
+	Tcl_Obj *name = VerbsObjName(objPtr);
+
+	Tcl_AppendPrintfToObj(msg, " on %s", Tcl_GetString(name));
+	Tcl_DecrRefCount(name);
+    }
+    if (what) {
+	Tcl_AppendPrintfToObj(msg, " (%s)", what);
+    }
+    Tcl_AppendPrintfToObj(msg, ": %s", text);
+    Tcl_SetObjResult(interp, msg);
+    Tcl_SetErrorCode(interp, "VERBS", call, Tcl_ErrnoId(), text, NULL);
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsEnumObj, VerbsFlagsObj --
+ *
+ *	Name an enum value, or a flag mask as a list of names.  Values with
+ *	no name come out as integers (the unnamed bits of a mask as one
+ *	integer at the end of the list).
+ *
+ * Results:
+ *	A new Tcl_Obj.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+Tcl_Obj *
+VerbsEnumObj(
+    const VerbsEnum *table,
+    uint64_t value)
+{
+    for (; table->name; table++) {
+	if (table->value == value) {
+	    return Tcl_NewStringObj(table->name, -1);
+	}
+    }
+    return Tcl_NewWideIntObj((Tcl_WideInt) value);
+}
+
+Tcl_Obj *
+VerbsFlagsObj(
+    const VerbsEnum *table,
+    uint64_t value)
+{
+    Tcl_Obj *list = Tcl_NewObj();
+
+    for (; table->name && value; table++) {
+	if (table->value != 0 && (value & table->value) == table->value) {
+	    Tcl_ListObjAppendElement(NULL, list,
+		    Tcl_NewStringObj(table->name, -1));
+	    value &= ~table->value;
+	}
+    }
+    if (value) {
+	Tcl_ListObjAppendElement(NULL, list,
+		Tcl_NewWideIntObj((Tcl_WideInt) value));
+    }
+    return list;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsGetEnum, VerbsGetFlags, VerbsGetUInt --
+ *
+ *	Parse an enum (name or integer), a flag list (names or integers,
+ *	or'ed together) or an unsigned integer no larger than max.
+ *
+ * Results:
+ *	TCL_OK with *valuePtr set, or TCL_ERROR with a message naming the
+ *	key and what is allowed (errorCode {VERBS ARG key value}).
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+LookupName(
+    const VerbsEnum *table,
+    const char *name,
+    uint64_t *valuePtr)
+{
+    for (; table->name; table++) {
+	if (strcmp(table->name, name) == 0) {
+	    *valuePtr = table->value;
+	    return 1;
+	}
+    }
+    return 0;
+}
+
+static int
+BadName(
+    Tcl_Interp *interp,
+    const VerbsEnum *table,
+    const char *key,
+    Tcl_Obj *valueObj)
+{
+    Tcl_Obj *msg = Tcl_ObjPrintf("bad %s \"%s\": must be ", key,
+	    Tcl_GetString(valueObj));
+
+    for (; table->name; table++) {
+	Tcl_AppendPrintfToObj(msg, "%s, ", table->name);
+    }
+    Tcl_AppendToObj(msg, "or an integer", -1);
+    Tcl_SetObjResult(interp, msg);
+    Tcl_SetErrorCode(interp, "VERBS", "ARG", key, Tcl_GetString(valueObj),
+	    NULL);
+    return TCL_ERROR;
+}
+
+int
+VerbsGetEnum(
+    Tcl_Interp *interp,
+    const VerbsEnum *table,
+    const char *key,
+    Tcl_Obj *valueObj,
+    uint64_t *valuePtr)
+{
+    Tcl_WideInt w;
+
+    if (LookupName(table, Tcl_GetString(valueObj), valuePtr)) {
+	return TCL_OK;
+    }
+    if (Tcl_GetWideIntFromObj(NULL, valueObj, &w) == TCL_OK && w >= 0
+	    && w <= INT32_MAX) {
+	*valuePtr = (uint64_t) w;
+	return TCL_OK;
+    }
+    return BadName(interp, table, key, valueObj);
+}
+
+int
+VerbsGetFlags(
+    Tcl_Interp *interp,
+    const VerbsEnum *table,
+    const char *key,
+    Tcl_Obj *valueObj,
+    uint64_t *valuePtr)
+{
+    Tcl_Obj **elems;
+    int n, i;
+    uint64_t v, result = 0;
+    Tcl_WideInt w;
+
+    if (Tcl_ListObjGetElements(NULL, valueObj, &n, &elems) != TCL_OK) {
+	return VerbsArgError(interp, key, valueObj,
+		"bad %s \"%s\": must be a list of flags", key,
+		Tcl_GetString(valueObj));
+    }
+    for (i = 0; i < n; i++) {
+	if (LookupName(table, Tcl_GetString(elems[i]), &v)) {
+	    result |= v;
+	} else if (Tcl_GetWideIntFromObj(NULL, elems[i], &w) == TCL_OK
+		&& w >= 0) {
+	    result |= (uint64_t) w;
+	} else {
+	    return BadName(interp, table, key, elems[i]);
+	}
+    }
+    *valuePtr = result;
+    return TCL_OK;
+}
+
+int
+VerbsGetUInt(
+    Tcl_Interp *interp,
+    const char *key,
+    Tcl_Obj *valueObj,
+    uint64_t max,
+    uint64_t *valuePtr)
+{
+    Tcl_WideInt w;
+
+    if (Tcl_GetWideIntFromObj(NULL, valueObj, &w) != TCL_OK || w < 0
+	    || (uint64_t) w > max) {
+	return VerbsArgError(interp, key, valueObj,
+		"bad %s \"%s\": must be an integer from 0 to %llu", key,
+		Tcl_GetString(valueObj), (unsigned long long) max);
+    }
+    *valuePtr = (uint64_t) w;
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsGidObj, VerbsGetGid --
+ *
+ *	GIDs print as eight groups of four hex digits; input is any IPv6
+ *	notation, or an IPv4 address (mapped to ::ffff:a.b.c.d as RoCE v2
+ *	does).
+ *
+ * Results:
+ *	VerbsGidObj: a new Tcl_Obj.  VerbsGetGid: a standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+Tcl_Obj *
+VerbsGidObj(
+    const union ibv_gid *gid)
+{
+    const uint8_t *r = gid->raw;
+
+    return Tcl_ObjPrintf("%02x%02x:%02x%02x:%02x%02x:%02x%02x:"
+	    "%02x%02x:%02x%02x:%02x%02x:%02x%02x", r[0], r[1], r[2], r[3],
+	    r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13],
+	    r[14], r[15]);
+}
+
+int
+VerbsGetGid(
+    Tcl_Interp *interp,
+    const char *key,
+    Tcl_Obj *valueObj,
+    union ibv_gid *gid)
+{
+    const char *s = Tcl_GetString(valueObj);
+    struct in_addr v4;
+
+    if (inet_pton(AF_INET6, s, gid->raw) == 1) {
+	return TCL_OK;
+    }
+    if (inet_pton(AF_INET, s, &v4) == 1) {
+	memset(gid->raw, 0, 10);
+	gid->raw[10] = gid->raw[11] = 0xff;
+	memcpy(gid->raw + 12, &v4, 4);
+	return TCL_OK;
+    }
+    return VerbsArgError(interp, key, valueObj,
+	    "bad %s \"%s\": must be a GID in IPv6 notation or an IPv4 address",
+	    key, s);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsStructToDict --
+ *
+ *	Turn a C struct into a dict with every field of its table.
+ *
+ * Results:
+ *	A new dict Tcl_Obj.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static uint64_t
+LoadUInt(
+    const void *p,
+    int size)
+{
+    switch (size) {
+    case 1: return *(const uint8_t *) p;
+    case 2: return *(const uint16_t *) p;
+    case 4: return *(const uint32_t *) p;
+    default: return *(const uint64_t *) p;
+    }
+}
+
+static void
+StoreUInt(
+    void *p,
+    int size,
+    uint64_t v)
+{
+    switch (size) {
+    case 1: *(uint8_t *) p = (uint8_t) v; break;
+    case 2: *(uint16_t *) p = (uint16_t) v; break;
+    case 4: *(uint32_t *) p = (uint32_t) v; break;
+    default: *(uint64_t *) p = v; break;
+    }
+}
+
+Tcl_Obj *
+VerbsStructToDict(
+    const VerbsStruct *st,
+    const void *base)
+{
+    Tcl_Obj *dict = Tcl_NewDictObj();
+    const VerbsField *f;
+
+    for (f = st->fields; f->name; f++) {
+	const char *p = (const char *) base + f->offset;
+	Tcl_Obj *v;
+
+	switch (f->kind) {
+	case VF_INT:
+	    v = Tcl_NewIntObj(*(const int *) p);
+	    break;
+	case VF_ENUM:
+	    v = VerbsEnumObj((const VerbsEnum *) f->table,
+		    (uint64_t) *(const int *) p);
+	    break;
+	case VF_FLAGS:
+	    v = VerbsFlagsObj((const VerbsEnum *) f->table,
+		    LoadUInt(p, f->size));
+	    break;
+	case VF_GID:
+	    v = VerbsGidObj((const union ibv_gid *) p);
+	    break;
+	case VF_GUID: {
+	    uint64_t g = be64toh(*(const uint64_t *) p);
+
+	    v = Tcl_ObjPrintf("%04x:%04x:%04x:%04x", (unsigned)(g >> 48),
+		    (unsigned)(g >> 32) & 0xffff, (unsigned)(g >> 16) & 0xffff,
+		    (unsigned) g & 0xffff);
+	    break;
+	}
+	case VF_STRING:
+	    v = Tcl_NewStringObj(p, (int) strnlen(p, f->size));
+	    break;
+	case VF_BE32:
+	    v = Tcl_NewWideIntObj(ntohl(*(const uint32_t *) p));
+	    break;
+	case VF_STRUCT:
+	    v = VerbsStructToDict((const VerbsStruct *) f->table, p);
+	    break;
+	default:
+	    v = Tcl_NewWideIntObj((Tcl_WideInt) LoadUInt(p, f->size));
+	    break;
+	}
+	Tcl_DictObjPut(NULL, dict, Tcl_NewStringObj(f->name, -1), v);
+    }
+    return dict;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsDictToStruct --
+ *
+ *	Fill a C struct from a dict.  Keys not in the dict leave their
+ *	field alone.  Every key given adds its attr_mask bit to *maskPtr
+ *	(which may be NULL).
+ *
+ * Results:
+ *	A standard Tcl result; unknown keys, read-only keys and bad values
+ *	are errors naming the key.
+ *
+ * Side effects:
+ *	Writes the struct.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsDictToStruct(
+    Tcl_Interp *interp,
+    const VerbsStruct *st,
+    Tcl_Obj *dictObj,
+    void *base,
+    uint64_t *maskPtr)
+{
+    Tcl_DictSearch search;
+    Tcl_Obj *keyObj, *valueObj;
+    int done, index;
+    uint64_t v, mask = 0;
+
+    if (Tcl_DictObjFirst(NULL, dictObj, &search, &keyObj, &valueObj,
+	    &done) != TCL_OK) {
+	return VerbsArgError(interp, st->name, dictObj,
+		"bad %s dict \"%s\": must be a dict", st->name,
+		Tcl_GetString(dictObj));
+    }
+    for (; !done; Tcl_DictObjNext(&search, &keyObj, &valueObj, &done)) {
+	const VerbsField *f;
+	char *p;
+
+	if (Tcl_GetIndexFromObjStruct(interp, keyObj, st->fields,
+		sizeof(VerbsField), st->name, TCL_EXACT, &index) != TCL_OK) {
+	    Tcl_SetErrorCode(interp, "VERBS", "ARG", Tcl_GetString(keyObj),
+		    Tcl_GetString(valueObj), NULL);
+	    goto error;
+	}
+	f = &st->fields[index];
+	p = (char *) base + f->offset;
+	if (f->flags & VF_READONLY) {
+	    VerbsArgError(interp, f->name, valueObj,
+		    "%s \"%s\" is read-only", st->name, f->name);
+	    goto error;
+	}
+	switch (f->kind) {
+	case VF_INT: {
+	    int i;
+
+	    if (Tcl_GetIntFromObj(NULL, valueObj, &i) != TCL_OK) {
+		VerbsArgError(interp, f->name, valueObj,
+			"bad %s \"%s\": must be an integer", f->name,
+			Tcl_GetString(valueObj));
+		goto error;
+	    }
+	    *(int *) p = i;
+	    break;
+	}
+	case VF_ENUM:
+	    if (VerbsGetEnum(interp, (const VerbsEnum *) f->table, f->name,
+		    valueObj, &v) != TCL_OK) {
+		goto error;
+	    }
+	    *(int *) p = (int) v;
+	    break;
+	case VF_FLAGS:
+	    if (VerbsGetFlags(interp, (const VerbsEnum *) f->table, f->name,
+		    valueObj, &v) != TCL_OK) {
+		goto error;
+	    }
+	    StoreUInt(p, f->size, v);
+	    break;
+	case VF_GID:
+	    if (VerbsGetGid(interp, f->name, valueObj,
+		    (union ibv_gid *) p) != TCL_OK) {
+		goto error;
+	    }
+	    break;
+	case VF_BE32:
+	    if (VerbsGetUInt(interp, f->name, valueObj, UINT32_MAX, &v)
+		    != TCL_OK) {
+		goto error;
+	    }
+	    *(uint32_t *) p = htonl((uint32_t) v);
+	    break;
+	case VF_STRUCT:
+	    if (VerbsDictToStruct(interp, (const VerbsStruct *) f->table,
+		    valueObj, p, NULL) != TCL_OK) {
+		goto error;
+	    }
+	    break;
+	case VF_UINT: {
+	    uint64_t max = f->size >= 8 ? INT64_MAX
+		    : (((uint64_t) 1) << (8 * f->size)) - 1;
+
+	    if (VerbsGetUInt(interp, f->name, valueObj, max, &v) != TCL_OK) {
+		goto error;
+	    }
+	    StoreUInt(p, f->size, v);
+	    break;
+	}
+	default:
+	    VerbsArgError(interp, f->name, valueObj,
+		    "%s \"%s\" cannot be set", st->name, f->name);
+	    goto error;
+	}
+	mask |= f->mask;
+    }
+    Tcl_DictObjDone(&search);
+    if (maskPtr) {
+	*maskPtr |= mask;
+    }
+    return TCL_OK;
+
+  error:
+    Tcl_DictObjDone(&search);
+    return TCL_ERROR;
+}

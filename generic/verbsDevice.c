@@ -1,0 +1,369 @@
+/*
+ * verbsDevice.c --
+ *
+ *	Devices and device contexts: [verbs::devices], [verbs::context open]
+ *	and the context object command.
+ *
+ * Copyright (c) 2026 The verbs authors.
+ * See the file "LICENSE" for terms of use and redistribution.
+ */
+
+#include "verbs.h"
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+
+static VerbsMethodProc ContextQuery;
+
+static const VerbsMethod contextMethods[] = {
+    VERBS_METHOD_CGET,
+    VERBS_METHOD_CHILDREN,
+    VERBS_METHOD_CLOSE,
+    {"query", ContextQuery, 1, 3, "device|port PORT|gid PORT INDEX|"
+	    "gid_entry PORT INDEX|pkey PORT INDEX"},
+    {NULL, NULL, 0, 0, NULL}
+};
+
+static const char *const contextOptions[] = {
+    "-name", "-fd", "-async_fd", "-num_comp_vectors", "-node_type",
+    "-transport_type", NULL
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ContextCget --
+ *
+ *	The context's cget options.
+ *
+ * Results:
+ *	TCL_OK with *valuePtr set.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ContextCget(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int index,
+    Tcl_Obj **valuePtr)
+{
+    VerbsContext *c = (VerbsContext *) objPtr;
+
+    switch (index) {
+    case 0: *valuePtr = Tcl_NewStringObj(c->devName, -1); break;
+    case 1: *valuePtr = Tcl_NewIntObj(c->ctx->cmd_fd); break;
+    case 2: *valuePtr = Tcl_NewIntObj(c->ctx->async_fd); break;
+    case 3: *valuePtr = Tcl_NewIntObj(c->ctx->num_comp_vectors); break;
+    case 4: *valuePtr = VerbsEnumObj(verbsNodeType,
+	    c->ctx->device->node_type); break;
+    default: *valuePtr = VerbsEnumObj(verbsTransportType,
+	    c->ctx->device->transport_type); break;
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ContextFree --
+ *
+ *	Close the device once every object under it is gone.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	ibv_close_device.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+ContextFree(
+    VerbsObj *objPtr)
+{
+    VerbsContext *c = (VerbsContext *) objPtr;
+
+    ibv_close_device(c->ctx);
+    ckfree(c->devName);
+}
+
+const VerbsType verbsContextClass = {
+    "context", sizeof(VerbsContext), contextMethods, contextOptions,
+    ContextCget, ContextFree
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsDevicesCmd --
+ *
+ *	verbs::devices ?-details?: the RDMA device names, or with -details
+ *	a list of dicts (name node_guid node_type transport_type
+ *	ibdev_path).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsDevicesCmd(
+    ClientData clientData,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const char *const opts[] = {"-details", NULL};
+    struct ibv_device **list;
+    Tcl_Obj *result;
+    int i, n, index, details = 0;
+
+    if (objc > 2) {
+	Tcl_WrongNumArgs(interp, 1, objv, "?-details?");
+	return TCL_ERROR;
+    }
+    if (objc == 2) {
+	if (Tcl_GetIndexFromObj(interp, objv[1], opts, "option", 0,
+		&index) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	details = 1;
+    }
+    list = ibv_get_device_list(&n);
+    if (list == NULL) {
+	/* No uverbs support at all in the kernel: that is "no devices". */
+	if (errno == ENOSYS || errno == ENOENT) {
+	    Tcl_ResetResult(interp);
+	    return TCL_OK;
+	}
+	return VerbsSysError(interp, "ibv_get_device_list", NULL, NULL, errno);
+    }
+    result = Tcl_NewObj();
+    for (i = 0; i < n; i++) {
+	Tcl_Obj *v = Tcl_NewStringObj(ibv_get_device_name(list[i]), -1);
+
+	if (details) {
+	    Tcl_Obj *d = Tcl_NewDictObj();
+	    uint64_t g = be64toh(ibv_get_device_guid(list[i]));
+
+	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("name", -1), v);
+	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("node_guid", -1),
+		    Tcl_ObjPrintf("%04x:%04x:%04x:%04x", (unsigned)(g >> 48),
+		    (unsigned)(g >> 32) & 0xffff, (unsigned)(g >> 16) & 0xffff,
+		    (unsigned) g & 0xffff));
+	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("node_type", -1),
+		    VerbsEnumObj(verbsNodeType, list[i]->node_type));
+	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("transport_type", -1),
+		    VerbsEnumObj(verbsTransportType, list[i]->transport_type));
+	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("ibdev_path", -1),
+		    Tcl_NewStringObj(list[i]->ibdev_path, -1));
+	    v = d;
+	}
+	Tcl_ListObjAppendElement(NULL, result, v);
+    }
+    ibv_free_device_list(list);
+    Tcl_SetObjResult(interp, result);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsContextOpenCmd --
+ *
+ *	verbs::context open NAME ?-command CMD?
+ *
+ * Results:
+ *	The context object command's name.
+ *
+ * Side effects:
+ *	ibv_open_device.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsContextOpenCmd(
+    ClientData clientData,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    struct ibv_device **list;
+    struct ibv_context *ctx = NULL;
+    Tcl_Obj *nameObj;
+    VerbsContext *c;
+    const char *devName;
+    int i, n, err = 0;
+
+    static const char *const options[] = {"-command", NULL};
+    Tcl_Obj *values[1] = {NULL};
+
+    if (objc < 2 || (objc % 2) != 0) {
+	Tcl_WrongNumArgs(interp, 1, objv, "device ?-command name?");
+	return TCL_ERROR;
+    }
+    if (VerbsParseOptions(interp, objc, objv, 2, options, values)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    nameObj = values[0];
+    devName = Tcl_GetString(objv[1]);
+    list = ibv_get_device_list(&n);
+    if (list == NULL) {
+	n = 0;
+    }
+    for (i = 0; i < n; i++) {
+	if (strcmp(ibv_get_device_name(list[i]), devName) == 0) {
+	    ctx = ibv_open_device(list[i]);
+	    err = errno;
+	    break;
+	}
+    }
+    if (list) {
+	ibv_free_device_list(list);
+    }
+    if (i == n) {
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf(
+		"no RDMA device named \"%s\"", devName));
+	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", "device", devName, NULL);
+	return TCL_ERROR;
+    }
+    if (ctx == NULL) {
+	return VerbsSysError(interp, "ibv_open_device", NULL, devName, err);
+    }
+    c = (VerbsContext *) VerbsObjNew(&verbsContextClass);
+    c->ctx = ctx;
+    c->devName = ckalloc(strlen(devName) + 1);
+    strcpy(c->devName, devName);
+    if (VerbsObjRegister(interp, &c->obj, NULL, nameObj) != TCL_OK) {
+	ContextFree(&c->obj);
+	ckfree(c);
+	return TCL_ERROR;
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ContextQuery --
+ *
+ *	$ctx query device | port PORT | gid PORT INDEX | gid_entry PORT
+ *	INDEX | pkey PORT INDEX
+ *
+ * Results:
+ *	A complete dict (device, port, gid_entry), a GID, or a P_Key.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ContextQuery(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const char *const what[] = {
+	"device", "gid", "gid_entry", "pkey", "port", NULL
+    };
+    static const int nargs[] = {0, 2, 2, 2, 1};
+    enum { Q_DEVICE, Q_GID, Q_GID_ENTRY, Q_PKEY, Q_PORT };
+    static const char *const usage[] = {
+	"device", "gid PORT INDEX", "gid_entry PORT INDEX", "pkey PORT INDEX",
+	"port PORT"
+    };
+    struct ibv_context *ctx = ((VerbsContext *) objPtr)->ctx;
+    int index, err;
+    uint64_t port = 0, idx = 0;
+
+    if (Tcl_GetIndexFromObj(interp, objv[1], what, "query", 0, &index)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (objc - 2 != nargs[index]) {
+	Tcl_WrongNumArgs(interp, 1, objv, usage[index]);
+	return TCL_ERROR;
+    }
+    if (nargs[index] >= 1 && VerbsGetUInt(interp, "port", objv[2], 255,
+	    &port) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (nargs[index] == 2 && VerbsGetUInt(interp, "index", objv[3],
+	    INT32_MAX, &idx) != TCL_OK) {
+	return TCL_ERROR;
+    }
+
+    switch (index) {
+    case Q_DEVICE: {
+	struct ibv_device_attr attr;
+
+	if ((err = ibv_query_device(ctx, &attr)) != 0) {
+	    return VerbsSysError(interp, "ibv_query_device", objPtr, NULL,
+		    err);
+	}
+	Tcl_SetObjResult(interp, VerbsStructToDict(&verbsDeviceAttrStruct,
+		&attr));
+	break;
+    }
+    case Q_PORT: {
+	struct ibv_port_attr attr;
+
+	if ((err = ibv_query_port(ctx, (uint8_t) port, &attr)) != 0) {
+	    return VerbsSysError(interp, "ibv_query_port", objPtr,
+		    Tcl_GetString(objv[2]), err);
+	}
+	Tcl_SetObjResult(interp, VerbsStructToDict(&verbsPortAttrStruct,
+		&attr));
+	break;
+    }
+    case Q_GID: {
+	union ibv_gid gid;
+
+	if (ibv_query_gid(ctx, (uint8_t) port, (int) idx, &gid) != 0) {
+	    return VerbsSysError(interp, "ibv_query_gid", objPtr, NULL,
+		    errno ? errno : EINVAL);
+	}
+	Tcl_SetObjResult(interp, VerbsGidObj(&gid));
+	break;
+    }
+    case Q_GID_ENTRY: {
+	struct ibv_gid_entry entry;
+
+	if ((err = ibv_query_gid_ex(ctx, (uint32_t) port, (uint32_t) idx,
+		&entry, 0)) != 0) {
+	    return VerbsSysError(interp, "ibv_query_gid_ex", objPtr, NULL,
+		    err);
+	}
+	Tcl_SetObjResult(interp, VerbsStructToDict(&verbsGidEntryStruct,
+		&entry));
+	break;
+    }
+    case Q_PKEY: {
+	uint16_t pkey;
+
+	if (ibv_query_pkey(ctx, (uint8_t) port, (int) idx, &pkey) != 0) {
+	    return VerbsSysError(interp, "ibv_query_pkey", objPtr, NULL,
+		    errno ? errno : EINVAL);
+	}
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("0x%04x", ntohs(pkey)));
+	break;
+    }
+    }
+    return TCL_OK;
+}

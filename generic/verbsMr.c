@@ -1,0 +1,302 @@
+/*
+ * verbsMr.c --
+ *
+ *	Memory regions: [verbs::mr create] registers a page-aligned buffer
+ *	that the MR owns; the mr object command reads and writes it.
+ *
+ * Copyright (c) 2026 The verbs authors.
+ * See the file "LICENSE" for terms of use and redistribution.
+ */
+
+#include "verbs.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static VerbsMethodProc MrRead, MrWrite, MrFill;
+
+static const VerbsMethod mrMethods[] = {
+    VERBS_METHOD_CGET,
+    VERBS_METHOD_CHILDREN,
+    VERBS_METHOD_CLOSE,
+    {"fill", MrFill, 1, 3, "byte ?offset? ?length?"},
+    {"read", MrRead, 2, 2, "offset length"},
+    {"write", MrWrite, 2, 2, "offset bytes"},
+    {NULL, NULL, 0, 0, NULL}
+};
+
+static const char *const mrOptions[] = {
+    "-addr", "-length", "-lkey", "-rkey", "-access", "-pd", NULL
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrCget, MrFree --
+ *
+ *	cget options; deregistration and release of the buffer.
+ *
+ * Results:
+ *	MrCget: TCL_OK with *valuePtr set.
+ *
+ * Side effects:
+ *	MrFree: ibv_dereg_mr, frees the buffer.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MrCget(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int index,
+    Tcl_Obj **valuePtr)
+{
+    VerbsMr *m = (VerbsMr *) objPtr;
+
+    switch (index) {
+    case 0: *valuePtr = Tcl_NewWideIntObj((Tcl_WideInt)(uintptr_t) m->buf);
+	break;
+    case 1: *valuePtr = Tcl_NewWideIntObj((Tcl_WideInt) m->length); break;
+    case 2: *valuePtr = Tcl_NewWideIntObj(m->mr->lkey); break;
+    case 3: *valuePtr = Tcl_NewWideIntObj(m->mr->rkey); break;
+    case 4: *valuePtr = VerbsFlagsObj(verbsAccessFlags, m->access); break;
+    default: *valuePtr = VerbsObjName(objPtr->parent); break;
+    }
+    return TCL_OK;
+}
+
+static void
+MrFree(
+    VerbsObj *objPtr)
+{
+    VerbsMr *m = (VerbsMr *) objPtr;
+
+    ibv_dereg_mr(m->mr);
+    free(m->buf);
+}
+
+const VerbsType verbsMrClass = {
+    "mr", sizeof(VerbsMr), mrMethods, mrOptions, MrCget, MrFree
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsMrRange --
+ *
+ *	Check that OFFSET and LENGTH words name a range inside the MR.
+ *
+ * Results:
+ *	A standard Tcl result; the offset and length on success.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsMrRange(
+    Tcl_Interp *interp,
+    VerbsMr *m,
+    Tcl_Obj *offsetObj,
+    Tcl_Obj *lengthObj,
+    size_t *offsetPtr,
+    size_t *lengthPtr)
+{
+    uint64_t off, len = *lengthPtr;
+
+    if (VerbsGetUInt(interp, "offset", offsetObj, INT64_MAX, &off) != TCL_OK
+	    || (lengthObj && VerbsGetUInt(interp, "length", lengthObj,
+	    INT64_MAX, &len) != TCL_OK)) {
+	return TCL_ERROR;
+    }
+    if (off > m->length || len > m->length - off) {
+	Tcl_Obj *name = VerbsObjName(&m->obj);
+
+	VerbsArgError(interp, "offset", offsetObj,
+		"range %llu+%llu is outside %s (length %llu)",
+		(unsigned long long) off, (unsigned long long) len,
+		Tcl_GetString(name), (unsigned long long) m->length);
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    *offsetPtr = off;
+    *lengthPtr = len;
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrRead, MrWrite, MrFill --
+ *
+ *	$mr read OFFSET LENGTH: the bytes as a byte array.
+ *	$mr write OFFSET BYTES: copy a byte array in.
+ *	$mr fill BYTE ?OFFSET? ?LENGTH?: set a range to one byte value.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	write and fill change the buffer.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MrRead(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsMr *m = (VerbsMr *) objPtr;
+    size_t off, len = 0;
+
+    if (VerbsMrRange(interp, m, objv[1], objv[2], &off, &len) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    Tcl_SetObjResult(interp, Tcl_NewByteArrayObj(m->buf + off, (int) len));
+    return TCL_OK;
+}
+
+static int
+MrWrite(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsMr *m = (VerbsMr *) objPtr;
+    int n;
+    const unsigned char *bytes = Tcl_GetByteArrayFromObj(objv[2], &n);
+    size_t off, len = (size_t) n;
+
+    if (VerbsMrRange(interp, m, objv[1], NULL, &off, &len) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    memcpy(m->buf + off, bytes, len);
+    Tcl_ResetResult(interp);
+    return TCL_OK;
+}
+
+static int
+MrFill(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsMr *m = (VerbsMr *) objPtr;
+    uint64_t byte;
+    size_t off = 0, len = 0;
+
+    if (VerbsGetUInt(interp, "byte", objv[1], 255, &byte) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (objc > 2) {
+	if (VerbsMrRange(interp, m, objv[2], objc > 3 ? objv[3] : NULL, &off,
+		&len) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+    }
+    if (objc <= 3) {
+	len = m->length - off;
+    }
+    memset(m->buf + off, (int) byte, len);
+    Tcl_ResetResult(interp);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsMrCreateCmd --
+ *
+ *	verbs::mr create PD -length N ?-access FLAGS? ?-command NAME?
+ *
+ * Results:
+ *	The mr object command's name.
+ *
+ * Side effects:
+ *	Allocates a zeroed page-aligned buffer and registers it.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsMrCreateCmd(
+    ClientData clientData,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const char *const options[] = {
+	"-access", "-command", "-length", NULL
+    };
+    enum { O_ACCESS, O_COMMAND, O_LENGTH };
+    Tcl_Obj *values[3] = {NULL, NULL, NULL};
+    VerbsPd *p;
+    VerbsMr *m;
+    uint64_t length, access = IBV_ACCESS_LOCAL_WRITE;
+    void *buf;
+    struct ibv_mr *mr;
+    long page = sysconf(_SC_PAGESIZE);
+    int err;
+
+    if (objc < 2 || (objc % 2) != 0) {
+	Tcl_WrongNumArgs(interp, 1, objv,
+		"pd -length bytes ?-access flags? ?-command name?");
+	return TCL_ERROR;
+    }
+    if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    p = (VerbsPd *) VerbsObjGet(interp, objv[1], &verbsPdClass);
+    if (p == NULL) {
+	return TCL_ERROR;
+    }
+    if (values[O_LENGTH] == NULL) {
+	return VerbsArgError(interp, "-length", NULL,
+		"missing -length: the size of the region in bytes");
+    }
+    if (VerbsGetUInt(interp, "-length", values[O_LENGTH], INT32_MAX,
+	    &length) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (length == 0) {
+	return VerbsArgError(interp, "-length", values[O_LENGTH],
+		"bad -length \"0\": must be at least 1");
+    }
+    if (values[O_ACCESS] && VerbsGetFlags(interp, verbsAccessFlags,
+	    "-access", values[O_ACCESS], &access) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    err = posix_memalign(&buf, (size_t) page,
+	    (length + page - 1) / page * page);
+    if (err) {
+	return VerbsSysError(interp, "posix_memalign", NULL, NULL, err);
+    }
+    memset(buf, 0, length);
+    mr = ibv_reg_mr(p->pd, buf, length, (int) access);
+    if (mr == NULL) {
+	err = errno;
+	free(buf);
+	return VerbsSysError(interp, "ibv_reg_mr", &p->obj, NULL, err);
+    }
+    m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
+    m->mr = mr;
+    m->buf = buf;
+    m->length = length;
+    m->access = (int) access;
+    if (VerbsObjRegister(interp, &m->obj, &p->obj, values[O_COMMAND])
+	    != TCL_OK) {
+	MrFree(&m->obj);
+	ckfree(m);
+	return TCL_ERROR;
+    }
+    return TCL_OK;
+}

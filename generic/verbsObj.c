@@ -1,0 +1,637 @@
+/*
+ * verbsObj.c --
+ *
+ *	The object registry: object commands, their subcommand dispatch,
+ *	reference counted lifetime (children first), typed handle lookup and
+ *	[verbs::objects].
+ *
+ * Copyright (c) 2026 The verbs authors.
+ * See the file "LICENSE" for terms of use and redistribution.
+ */
+
+#include "verbs.h"
+#include <string.h>
+
+#define STATE_KEY "verbs"
+
+static Tcl_ObjCmdProc		ObjectCmd;
+static Tcl_CmdDeleteProc	ObjectDeleted;
+static Tcl_InterpDeleteProc	StateDeleted;
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsStateInit, VerbsGetState --
+ *
+ *	Create and fetch the per-interpreter state.
+ *
+ * Results:
+ *	VerbsGetState returns the state of the interpreter.
+ *
+ * Side effects:
+ *	VerbsStateInit registers the assoc data on first use.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsStateInit(
+    Tcl_Interp *interp)
+{
+    VerbsState *statePtr;
+
+    if (Tcl_GetAssocData(interp, STATE_KEY, NULL) != NULL) {
+	return;
+    }
+    statePtr = (VerbsState *) ckalloc(sizeof(VerbsState));
+    memset(statePtr, 0, sizeof(VerbsState));
+    statePtr->interp = interp;
+    Tcl_SetAssocData(interp, STATE_KEY, StateDeleted, statePtr);
+}
+
+VerbsState *
+VerbsGetState(
+    Tcl_Interp *interp)
+{
+    return (VerbsState *) Tcl_GetAssocData(interp, STATE_KEY, NULL);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * StateDeleted --
+ *
+ *	Assoc data delete proc.  Tcl tears down all namespaces, and with
+ *	them every object command, before it deletes assoc data, so by now
+ *	every object is gone; objects in the live list would be a bug, and
+ *	are detached so that nothing points at freed state.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Frees the state.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+StateDeleted(
+    ClientData clientData,
+    Tcl_Interp *interp)
+{
+    VerbsState *statePtr = (VerbsState *) clientData;
+    VerbsObj *objPtr;
+
+    while ((objPtr = statePtr->live) != NULL) {
+	statePtr->live = objPtr->nextLive;
+	objPtr->nextLive = objPtr->prevLive = NULL;
+	objPtr->statePtr = NULL;
+    }
+    ckfree(statePtr);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsObjNew --
+ *
+ *	Allocate a zeroed object of the given type.  The caller fills in
+ *	the C resource and then calls VerbsObjRegister.
+ *
+ * Results:
+ *	The new object, with a reference count of zero.
+ *
+ * Side effects:
+ *	Memory allocation.
+ *
+ *----------------------------------------------------------------------
+ */
+
+VerbsObj *
+VerbsObjNew(
+    const VerbsType *typePtr)
+{
+    VerbsObj *objPtr = (VerbsObj *) ckalloc(typePtr->size);
+
+    memset(objPtr, 0, typePtr->size);
+    objPtr->typePtr = typePtr;
+    return objPtr;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsObjRegister --
+ *
+ *	Give a freshly created object its command and its place in the
+ *	tree.  nameObj is the name asked for with -command, or NULL for
+ *	a generated ::verbs::TYPEn name.
+ *
+ * Results:
+ *	TCL_OK with the fully qualified command name as the result; on
+ *	TCL_ERROR (the name is taken) the object is untouched and the
+ *	caller still owns its resource.
+ *
+ * Side effects:
+ *	Creates a command; takes a reference on the parent.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsObjRegister(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    VerbsObj *parent,
+    Tcl_Obj *nameObj)
+{
+    VerbsState *statePtr = VerbsGetState(interp);
+    Tcl_Obj *name;
+    Tcl_CmdInfo info;
+
+    if (nameObj != NULL) {
+	name = nameObj;
+	Tcl_IncrRefCount(name);
+	if (Tcl_GetCommandInfo(interp, Tcl_GetString(name), &info)) {
+	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
+		    "command \"%s\" already exists", Tcl_GetString(name)));
+	    Tcl_SetErrorCode(interp, "VERBS", "ARG", "-command",
+		    Tcl_GetString(name), NULL);
+	    Tcl_DecrRefCount(name);
+	    return TCL_ERROR;
+	}
+    } else {
+	do {
+	    name = Tcl_ObjPrintf("::verbs::%s%lu", objPtr->typePtr->name,
+		    ++statePtr->counter);
+	    Tcl_IncrRefCount(name);
+	    if (!Tcl_GetCommandInfo(interp, Tcl_GetString(name), &info)) {
+		break;
+	    }
+	    Tcl_DecrRefCount(name);
+	} while (1);
+    }
+
+    objPtr->statePtr = statePtr;
+    objPtr->token = Tcl_CreateObjCommand(interp, Tcl_GetString(name),
+	    ObjectCmd, objPtr, ObjectDeleted);
+    Tcl_DecrRefCount(name);
+    objPtr->refCount = 1;
+
+    objPtr->nextLive = statePtr->live;
+    if (statePtr->live) {
+	statePtr->live->prevLive = objPtr;
+    }
+    statePtr->live = objPtr;
+
+    objPtr->parent = parent;
+    if (parent) {
+	VerbsObjRetain(parent);
+	objPtr->nextSibling = parent->children;
+	if (parent->children) {
+	    parent->children->prevSibling = objPtr;
+	}
+	parent->children = objPtr;
+    }
+    Tcl_SetObjResult(interp, VerbsObjName(objPtr));
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsObjRetain, VerbsObjRelease --
+ *
+ *	Reference counting.  The last release destroys the C resource
+ *	(freeProc), unlinks the object from its parent, drops the parent
+ *	reference and frees the memory.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	May destroy this object and, in turn, its parent.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsObjRetain(
+    VerbsObj *objPtr)
+{
+    objPtr->refCount++;
+}
+
+void
+VerbsObjRelease(
+    VerbsObj *objPtr)
+{
+    VerbsObj *parent;
+
+    if (--objPtr->refCount > 0) {
+	return;
+    }
+    objPtr->typePtr->freeProc(objPtr);
+
+    parent = objPtr->parent;
+    if (parent) {
+	if (objPtr->prevSibling) {
+	    objPtr->prevSibling->nextSibling = objPtr->nextSibling;
+	} else {
+	    parent->children = objPtr->nextSibling;
+	}
+	if (objPtr->nextSibling) {
+	    objPtr->nextSibling->prevSibling = objPtr->prevSibling;
+	}
+    }
+    ckfree(objPtr);
+    if (parent) {
+	VerbsObjRelease(parent);
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ObjectDeleted --
+ *
+ *	Delete proc of every object command.  Deletes the commands of the
+ *	children first, then drops the command's reference; the resource
+ *	goes when no other object uses it any more.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Deletes commands; may destroy RDMA resources.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+ObjectDeleted(
+    ClientData clientData)
+{
+    VerbsObj *objPtr = (VerbsObj *) clientData;
+    VerbsState *statePtr = objPtr->statePtr;
+    VerbsObj *child;
+
+    objPtr->deleting = 1;
+    objPtr->token = NULL;
+    if (statePtr) {
+	if (objPtr->prevLive) {
+	    objPtr->prevLive->nextLive = objPtr->nextLive;
+	} else {
+	    statePtr->live = objPtr->nextLive;
+	}
+	if (objPtr->nextLive) {
+	    objPtr->nextLive->prevLive = objPtr->prevLive;
+	}
+	objPtr->nextLive = objPtr->prevLive = NULL;
+    }
+
+    /*
+     * Deleting one child can free others (a QP releasing its CQs), which
+     * changes the list under us: start over after each deletion.  The
+     * children list keeps this object alive, since each holds a reference.
+     */
+
+    VerbsObjRetain(objPtr);
+  again:
+    for (child = objPtr->children; child; child = child->nextSibling) {
+	if (child->token != NULL) {
+	    Tcl_DeleteCommandFromToken(statePtr->interp, child->token);
+	    goto again;
+	}
+    }
+    VerbsObjRelease(objPtr);		/* Our extra reference. */
+    VerbsObjRelease(objPtr);		/* The command's reference. */
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ObjectCmd --
+ *
+ *	The object command: dispatches to the type's method table.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Whatever the method does.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ObjectCmd(
+    ClientData clientData,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsObj *objPtr = (VerbsObj *) clientData;
+    const VerbsMethod *m;
+    int index, result, nargs;
+
+    if (objc < 2) {
+	Tcl_WrongNumArgs(interp, 1, objv, "subcommand ?arg ...?");
+	return TCL_ERROR;
+    }
+    if (Tcl_GetIndexFromObjStruct(interp, objv[1], objPtr->typePtr->methods,
+	    sizeof(VerbsMethod), "subcommand", 0, &index) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    m = &objPtr->typePtr->methods[index];
+    nargs = objc - 2;
+    if (nargs < m->minArgs || (m->maxArgs >= 0 && nargs > m->maxArgs)) {
+	Tcl_WrongNumArgs(interp, 2, objv, m->usage);
+	return TCL_ERROR;
+    }
+
+    /*
+     * Hold a reference so that a method that ends up deleting its own
+     * command (close) finds its memory intact until it returns.
+     */
+
+    VerbsObjRetain(objPtr);
+    result = m->proc(interp, objPtr, objc - 1, objv + 1);
+    VerbsObjRelease(objPtr);
+    return result;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsObjName --
+ *
+ *	The fully qualified name of an object's command.
+ *
+ * Results:
+ *	A new Tcl_Obj (empty once the command is gone).
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+Tcl_Obj *
+VerbsObjName(
+    VerbsObj *objPtr)
+{
+    Tcl_Obj *name = Tcl_NewObj();
+
+    if (objPtr->token && objPtr->statePtr) {
+	Tcl_GetCommandFullName(objPtr->statePtr->interp, objPtr->token, name);
+    }
+    return name;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsObjFind, VerbsObjGet --
+ *
+ *	Resolve an object command name.  VerbsObjFind returns any verbs
+ *	object or NULL without touching the interp; VerbsObjGet checks the
+ *	type and leaves an error message when it fails.
+ *
+ * Results:
+ *	The object or NULL.
+ *
+ * Side effects:
+ *	VerbsObjGet sets the result and errorCode on failure.
+ *
+ *----------------------------------------------------------------------
+ */
+
+VerbsObj *
+VerbsObjFind(
+    Tcl_Interp *interp,
+    Tcl_Obj *nameObj)
+{
+    Tcl_CmdInfo info;
+
+    if (!Tcl_GetCommandInfo(interp, Tcl_GetString(nameObj), &info)
+	    || info.objProc != ObjectCmd) {
+	return NULL;
+    }
+    return (VerbsObj *) info.objClientData;
+}
+
+VerbsObj *
+VerbsObjGet(
+    Tcl_Interp *interp,
+    Tcl_Obj *nameObj,
+    const VerbsType *typePtr)
+{
+    VerbsObj *objPtr = VerbsObjFind(interp, nameObj);
+
+    if (objPtr == NULL || objPtr->typePtr != typePtr) {
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("\"%s\" is not a verbs %s object",
+		Tcl_GetString(nameObj), typePtr->name));
+	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", typePtr->name,
+		Tcl_GetString(nameObj), NULL);
+	return NULL;
+    }
+    return objPtr;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsParseOptions --
+ *
+ *	Parse "-option value" pairs from objv[first] on against a NULL ended
+ *	option table.  values[i] receives the value of option i (NULL when
+ *	absent; the caller clears the array); the last one given wins.
+ *
+ * Results:
+ *	A standard Tcl result: unknown options and options without a value
+ *	are errors.
+ *
+ * Side effects:
+ *	Fills values.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsParseOptions(
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[],
+    int first,
+    const char *const options[],
+    Tcl_Obj *values[])
+{
+    int i, index;
+
+    for (i = first; i < objc; i += 2) {
+	if (Tcl_GetIndexFromObj(interp, objv[i], options, "option", 0,
+		&index) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (i + 1 >= objc) {
+	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
+		    "missing value for option \"%s\"", options[index]));
+	    Tcl_SetErrorCode(interp, "VERBS", "ARG", options[index], "",
+		    NULL);
+	    return TCL_ERROR;
+	}
+	values[index] = objv[i + 1];
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsObjectsCmd --
+ *
+ *	verbs::objects ?TYPE?: the live object commands, oldest first.
+ *
+ * Results:
+ *	A list of fully qualified names.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsObjectsCmd(
+    ClientData clientData,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsState *statePtr = VerbsGetState(interp);
+    VerbsObj *objPtr;
+    Tcl_Obj *list = Tcl_NewObj();
+    const char *type = NULL;
+
+    if (objc > 2) {
+	Tcl_WrongNumArgs(interp, 1, objv, "?type?");
+	return TCL_ERROR;
+    }
+    if (objc == 2) {
+	type = Tcl_GetString(objv[1]);
+    }
+    for (objPtr = statePtr->live; objPtr; objPtr = objPtr->nextLive) {
+	if (type == NULL || strcmp(type, objPtr->typePtr->name) == 0) {
+	    /* The live list is newest first: prepend to get oldest first. */
+	    Tcl_ListObjReplace(NULL, list, 0, 0, 1, (Tcl_Obj *[]){
+		    VerbsObjName(objPtr)});
+	}
+    }
+    Tcl_SetObjResult(interp, list);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsCgetMethod --
+ *
+ *	$obj cget ?-option?: one value, or a dict of all of them.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsCgetMethod(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    const VerbsType *typePtr = objPtr->typePtr;
+    Tcl_Obj *value, *dict;
+    int index;
+
+    if (objc == 2) {
+	if (Tcl_GetIndexFromObj(interp, objv[1], typePtr->options, "option",
+		0, &index) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (typePtr->cgetProc(interp, objPtr, index, &value) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	Tcl_SetObjResult(interp, value);
+	return TCL_OK;
+    }
+    dict = Tcl_NewDictObj();
+    for (index = 0; typePtr->options[index] != NULL; index++) {
+	if (typePtr->cgetProc(interp, objPtr, index, &value) != TCL_OK) {
+	    Tcl_DecrRefCount(dict);
+	    return TCL_ERROR;
+	}
+	Tcl_DictObjPut(NULL, dict, Tcl_NewStringObj(typePtr->options[index],
+		-1), value);
+    }
+    Tcl_SetObjResult(interp, dict);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsChildrenMethod, VerbsCloseMethod --
+ *
+ *	$obj children: the live child object commands.
+ *	$obj close: delete the command (and so, children first, the
+ *	resource).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	close deletes commands and may destroy resources.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsChildrenMethod(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    Tcl_Obj *list = Tcl_NewObj();
+    VerbsObj *child;
+
+    for (child = objPtr->children; child; child = child->nextSibling) {
+	if (child->token) {
+	    Tcl_ListObjReplace(NULL, list, 0, 0, 1, (Tcl_Obj *[]){
+		    VerbsObjName(child)});
+	}
+    }
+    Tcl_SetObjResult(interp, list);
+    return TCL_OK;
+}
+
+int
+VerbsCloseMethod(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    if (objPtr->token) {
+	Tcl_DeleteCommandFromToken(interp, objPtr->token);
+    }
+    Tcl_ResetResult(interp);
+    return TCL_OK;
+}

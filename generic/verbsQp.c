@@ -1,0 +1,836 @@
+/*
+ * verbsQp.c --
+ *
+ *	Queue pairs: [verbs::qp create], modify/query with attribute dicts
+ *	and derived attr_mask, the to_init/to_rtr/to_rts state helpers, and
+ *	post_send/post_recv with work requests as dicts.
+ *
+ * Copyright (c) 2026 The verbs authors.
+ * See the file "LICENSE" for terms of use and redistribution.
+ */
+
+#include "verbs.h"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+
+static VerbsMethodProc QpModify, QpQuery, QpToInit, QpToRtr, QpToRts,
+	QpPostSend, QpPostRecv;
+
+static const VerbsMethod qpMethods[] = {
+    VERBS_METHOD_CGET,
+    VERBS_METHOD_CHILDREN,
+    VERBS_METHOD_CLOSE,
+    {"modify", QpModify, 1, 1, "attributes"},
+    {"post_recv", QpPostRecv, 1, -1, "wr ?wr ...?"},
+    {"post_send", QpPostSend, 1, -1, "wr ?wr ...?"},
+    {"query", QpQuery, 0, 0, ""},
+    {"to_init", QpToInit, 0, 1, "?attributes?"},
+    {"to_rtr", QpToRtr, 0, 1, "?attributes?"},
+    {"to_rts", QpToRts, 0, 1, "?attributes?"},
+    {NULL, NULL, 0, 0, NULL}
+};
+
+static const char *const qpOptions[] = {
+    "-qp_num", "-qp_type", "-state", "-handle", "-pd", "-send_cq",
+    "-recv_cq", NULL
+};
+
+/* Every attr_mask bit ibv_query_qp is asked for. */
+#define QUERY_MASK ((IBV_QP_DEST_QPN << 1) - 1)
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpCget, QpFree --
+ *
+ *	cget options; destruction of the QP, which then lets go of its
+ *	CQs.
+ *
+ * Results:
+ *	QpCget: TCL_OK with *valuePtr set.
+ *
+ * Side effects:
+ *	QpFree: ibv_destroy_qp, releases the CQ references.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+QpCget(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int index,
+    Tcl_Obj **valuePtr)
+{
+    VerbsQp *q = (VerbsQp *) objPtr;
+
+    switch (index) {
+    case 0: *valuePtr = Tcl_NewWideIntObj(q->qp->qp_num); break;
+    case 1: *valuePtr = VerbsEnumObj(verbsQpTypes, q->qp->qp_type); break;
+    case 2: *valuePtr = VerbsEnumObj(verbsQpState, q->qp->state); break;
+    case 3: *valuePtr = Tcl_NewWideIntObj(q->qp->handle); break;
+    case 4: *valuePtr = VerbsObjName(objPtr->parent); break;
+    case 5: *valuePtr = VerbsObjName(&q->sendCq->obj); break;
+    default: *valuePtr = VerbsObjName(&q->recvCq->obj); break;
+    }
+    return TCL_OK;
+}
+
+static void
+QpFree(
+    VerbsObj *objPtr)
+{
+    VerbsQp *q = (VerbsQp *) objPtr;
+
+    ibv_destroy_qp(q->qp);
+    VerbsObjRelease(&q->sendCq->obj);
+    VerbsObjRelease(&q->recvCq->obj);
+}
+
+const VerbsType verbsQpClass = {
+    "qp", sizeof(VerbsQp), qpMethods, qpOptions, QpCget, QpFree
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * GetQpCq --
+ *
+ *	Resolve a CQ option and check it is on the PD's device context.
+ *
+ * Results:
+ *	The CQ or NULL with an error.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static VerbsCq *
+GetQpCq(
+    Tcl_Interp *interp,
+    VerbsPd *p,
+    const char *option,
+    Tcl_Obj *nameObj)
+{
+    VerbsCq *c = (VerbsCq *) VerbsObjGet(interp, nameObj, &verbsCqClass);
+
+    if (c && c->obj.parent != p->obj.parent) {
+	VerbsArgError(interp, option, nameObj,
+		"%s \"%s\" is on another device context than the pd", option,
+		Tcl_GetString(nameObj));
+	return NULL;
+    }
+    return c;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsQpCreateCmd --
+ *
+ *	verbs::qp create PD -send_cq CQ ?-recv_cq CQ? ?-type rc|uc|ud?
+ *		?-cap DICT? ?-sq_sig_all BOOL? ?-command NAME?
+ *
+ * Results:
+ *	The qp object command's name.
+ *
+ * Side effects:
+ *	ibv_create_qp; takes references on the CQs.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsQpCreateCmd(
+    ClientData clientData,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const char *const options[] = {
+	"-cap", "-command", "-recv_cq", "-send_cq", "-sq_sig_all", "-type",
+	NULL
+    };
+    enum { O_CAP, O_COMMAND, O_RECV_CQ, O_SEND_CQ, O_SQ_SIG_ALL, O_TYPE };
+    Tcl_Obj *values[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    struct ibv_qp_init_attr init;
+    struct ibv_qp *qp;
+    VerbsPd *p;
+    VerbsCq *sendCq, *recvCq;
+    VerbsQp *q;
+    uint64_t type = IBV_QPT_RC;
+    int sigAll = 0;
+
+    if (objc < 2 || (objc % 2) != 0) {
+	Tcl_WrongNumArgs(interp, 1, objv, "pd -send_cq cq ?-recv_cq cq? "
+		"?-type type? ?-cap dict? ?-sq_sig_all bool? ?-command name?");
+	return TCL_ERROR;
+    }
+    if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    p = (VerbsPd *) VerbsObjGet(interp, objv[1], &verbsPdClass);
+    if (p == NULL) {
+	return TCL_ERROR;
+    }
+    if (values[O_SEND_CQ] == NULL) {
+	return VerbsArgError(interp, "-send_cq", NULL,
+		"missing -send_cq: a qp needs a completion queue");
+    }
+    sendCq = GetQpCq(interp, p, "-send_cq", values[O_SEND_CQ]);
+    if (sendCq == NULL) {
+	return TCL_ERROR;
+    }
+    recvCq = sendCq;
+    if (values[O_RECV_CQ]) {
+	recvCq = GetQpCq(interp, p, "-recv_cq", values[O_RECV_CQ]);
+	if (recvCq == NULL) {
+	    return TCL_ERROR;
+	}
+    }
+    if (values[O_TYPE] && VerbsGetEnum(interp, verbsQpTypes, "-type",
+	    values[O_TYPE], &type) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (values[O_SQ_SIG_ALL] && Tcl_GetBooleanFromObj(interp,
+	    values[O_SQ_SIG_ALL], &sigAll) != TCL_OK) {
+	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-sq_sig_all",
+		Tcl_GetString(values[O_SQ_SIG_ALL]), NULL);
+	return TCL_ERROR;
+    }
+
+    memset(&init, 0, sizeof(init));
+    init.send_cq = sendCq->cq;
+    init.recv_cq = recvCq->cq;
+    init.qp_type = (enum ibv_qp_type) type;
+    init.sq_sig_all = sigAll;
+    init.cap.max_send_wr = 16;
+    init.cap.max_recv_wr = 16;
+    init.cap.max_send_sge = 1;
+    init.cap.max_recv_sge = 1;
+    if (values[O_CAP] && VerbsDictToStruct(interp, &verbsQpCapStruct,
+	    values[O_CAP], &init.cap, NULL) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    qp = ibv_create_qp(p->pd, &init);
+    if (qp == NULL) {
+	return VerbsSysError(interp, "ibv_create_qp", &p->obj, NULL, errno);
+    }
+    q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
+    q->qp = qp;
+    q->sendCq = sendCq;
+    q->recvCq = recvCq;
+    q->qpType = init.qp_type;
+    q->sqSigAll = sigAll;
+    q->portNum = 1;
+    if (VerbsObjRegister(interp, &q->obj, &p->obj, values[O_COMMAND])
+	    != TCL_OK) {
+	ibv_destroy_qp(qp);
+	ckfree(q);
+	return TCL_ERROR;
+    }
+    VerbsObjRetain(&sendCq->obj);
+    VerbsObjRetain(&recvCq->obj);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ModifyWith --
+ *
+ *	Apply a caller's attribute dict on top of defaults already in
+ *	*attr/mask, and call ibv_modify_qp.  An ah_attr with a grh but no
+ *	is_global is global; its port_num defaults to the QP's port.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	ibv_modify_qp; remembers the port given.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ModifyWith(
+    Tcl_Interp *interp,
+    VerbsQp *q,
+    struct ibv_qp_attr *attr,
+    uint64_t mask,
+    Tcl_Obj *dictObj,
+    const char *what)
+{
+    static const char *const ahKeys[] = {"ah_attr", "alt_ah_attr"};
+    int i, err;
+
+    attr->ah_attr.port_num = q->portNum;
+    attr->alt_ah_attr.port_num = q->portNum;
+    if (dictObj) {
+	if (VerbsDictToStruct(interp, &verbsQpAttrStruct, dictObj, attr,
+		&mask) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	for (i = 0; i < 2; i++) {
+	    Tcl_Obj *key = Tcl_NewStringObj(ahKeys[i], -1), *ah = NULL;
+
+	    Tcl_IncrRefCount(key);
+	    Tcl_DictObjGet(NULL, dictObj, key, &ah);
+	    Tcl_DecrRefCount(key);
+	    if (ah) {
+		VerbsAhImplyGlobal(ah, i ? &attr->alt_ah_attr
+			: &attr->ah_attr);
+	    }
+	}
+    }
+    err = ibv_modify_qp(q->qp, attr, (int) mask);
+    if (err) {
+	return VerbsSysError(interp, "ibv_modify_qp", &q->obj, what, err);
+    }
+    if (mask & IBV_QP_PORT) {
+	q->portNum = attr->port_num;
+    }
+    Tcl_ResetResult(interp);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpModify, QpToInit, QpToRtr, QpToRts --
+ *
+ *	$qp modify DICT: exactly the attributes given.
+ *	$qp to_init|to_rtr|to_rts ?DICT?: the state transition with the
+ *	defaults an RC/UC/UD connection usually wants, overridden by DICT.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	ibv_modify_qp.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+QpModify(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    struct ibv_qp_attr attr;
+
+    memset(&attr, 0, sizeof(attr));
+    return ModifyWith(interp, (VerbsQp *) objPtr, &attr, 0, objv[1],
+	    "modify");
+}
+
+static int
+QpToInit(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsQp *q = (VerbsQp *) objPtr;
+    struct ibv_qp_attr attr;
+    uint64_t mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+
+    memset(&attr, 0, sizeof(attr));
+    attr.qp_state = IBV_QPS_INIT;
+    attr.port_num = q->portNum;
+    if (q->qpType == IBV_QPT_UD) {
+	attr.qkey = 0x11111111;
+	mask |= IBV_QP_QKEY;
+    } else {
+	attr.qp_access_flags = IBV_ACCESS_LOCAL_WRITE
+		| IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+	if (q->qpType == IBV_QPT_RC) {
+	    attr.qp_access_flags |= IBV_ACCESS_REMOTE_ATOMIC;
+	}
+	mask |= IBV_QP_ACCESS_FLAGS;
+    }
+    return ModifyWith(interp, q, &attr, mask, objc > 1 ? objv[1] : NULL,
+	    "init");
+}
+
+static int
+QpToRtr(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsQp *q = (VerbsQp *) objPtr;
+    struct ibv_qp_attr attr;
+    uint64_t mask = IBV_QP_STATE;
+
+    memset(&attr, 0, sizeof(attr));
+    attr.qp_state = IBV_QPS_RTR;
+    if (q->qpType != IBV_QPT_UD) {
+	attr.path_mtu = IBV_MTU_1024;
+	attr.rq_psn = 0;
+	mask |= IBV_QP_PATH_MTU | IBV_QP_RQ_PSN;
+    }
+    if (q->qpType == IBV_QPT_RC) {
+	attr.max_dest_rd_atomic = 1;
+	attr.min_rnr_timer = 12;
+	mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+    }
+    return ModifyWith(interp, q, &attr, mask, objc > 1 ? objv[1] : NULL,
+	    "rtr");
+}
+
+static int
+QpToRts(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsQp *q = (VerbsQp *) objPtr;
+    struct ibv_qp_attr attr;
+    uint64_t mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+
+    memset(&attr, 0, sizeof(attr));
+    attr.qp_state = IBV_QPS_RTS;
+    attr.sq_psn = 0;
+    if (q->qpType == IBV_QPT_RC) {
+	attr.timeout = 14;
+	attr.retry_cnt = 7;
+	attr.rnr_retry = 7;
+	attr.max_rd_atomic = 1;
+	mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY
+		| IBV_QP_MAX_QP_RD_ATOMIC;
+    }
+    return ModifyWith(interp, q, &attr, mask, objc > 1 ? objv[1] : NULL,
+	    "rts");
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpQuery --
+ *
+ *	$qp query: every ibv_qp_attr field, plus qp_type and sq_sig_all
+ *	from the init attributes.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+QpQuery(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsQp *q = (VerbsQp *) objPtr;
+    struct ibv_qp_attr attr;
+    struct ibv_qp_init_attr init;
+    Tcl_Obj *dict;
+    int err;
+
+    memset(&attr, 0, sizeof(attr));
+    memset(&init, 0, sizeof(init));
+    err = ibv_query_qp(q->qp, &attr, QUERY_MASK, &init);
+    if (err) {
+	return VerbsSysError(interp, "ibv_query_qp", objPtr, NULL, err);
+    }
+    dict = VerbsStructToDict(&verbsQpAttrStruct, &attr);
+    Tcl_DictObjPut(NULL, dict, Tcl_NewStringObj("qp_type", -1),
+	    VerbsEnumObj(verbsQpTypes, init.qp_type));
+    Tcl_DictObjPut(NULL, dict, Tcl_NewStringObj("sq_sig_all", -1),
+	    Tcl_NewIntObj(init.sq_sig_all));
+    Tcl_SetObjResult(interp, dict);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ParseSgList --
+ *
+ *	A work request's sg_list: each element {MR OFFSET LENGTH} (checked
+ *	against the MR's bounds) or a dict {addr A length L lkey K}.
+ *
+ * Results:
+ *	A standard Tcl result; *sgePtr is a ckalloc'ed array (NULL when
+ *	the list is empty) the caller frees.
+ *
+ * Side effects:
+ *	Allocates.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ParseSgList(
+    Tcl_Interp *interp,
+    Tcl_Obj *listObj,
+    struct ibv_sge **sgePtr,
+    int *numPtr)
+{
+    static const char *const keys[] = {"addr", "length", "lkey", NULL};
+    Tcl_Obj **elems, **parts;
+    int n, i, k, nparts;
+    struct ibv_sge *sge;
+
+    *sgePtr = NULL;
+    *numPtr = 0;
+    if (Tcl_ListObjGetElements(NULL, listObj, &n, &elems) != TCL_OK) {
+	return VerbsArgError(interp, "sg_list", listObj,
+		"bad sg_list \"%s\": must be a list of {mr offset length}",
+		Tcl_GetString(listObj));
+    }
+    if (n == 0) {
+	return TCL_OK;
+    }
+    sge = (struct ibv_sge *) ckalloc(n * sizeof(struct ibv_sge));
+    for (i = 0; i < n; i++) {
+	if (Tcl_ListObjGetElements(NULL, elems[i], &nparts, &parts)
+		!= TCL_OK) {
+	    nparts = -1;
+	}
+	if (nparts == 3) {
+	    VerbsMr *m = (VerbsMr *) VerbsObjGet(interp, parts[0],
+		    &verbsMrClass);
+	    size_t off, len = 0;
+
+	    if (m == NULL || VerbsMrRange(interp, m, parts[1], parts[2], &off,
+		    &len) != TCL_OK) {
+		goto error;
+	    }
+	    sge[i].addr = (uintptr_t) (m->buf + off);
+	    sge[i].length = (uint32_t) len;
+	    sge[i].lkey = m->mr->lkey;
+	} else if (nparts == 6) {
+	    uint64_t v[3] = {0, 0, 0};
+
+	    for (k = 0; k < 6; k += 2) {
+		int idx;
+
+		if (Tcl_GetIndexFromObj(interp, parts[k], keys, "sge key",
+			TCL_EXACT, &idx) != TCL_OK) {
+		    Tcl_SetErrorCode(interp, "VERBS", "ARG",
+			    Tcl_GetString(parts[k]),
+			    Tcl_GetString(parts[k + 1]), NULL);
+		    goto error;
+		}
+		if (VerbsGetUInt(interp, keys[idx], parts[k + 1],
+			idx == 0 ? INT64_MAX : UINT32_MAX, &v[idx]) != TCL_OK) {
+		    goto error;
+		}
+	    }
+	    sge[i].addr = v[0];
+	    sge[i].length = (uint32_t) v[1];
+	    sge[i].lkey = (uint32_t) v[2];
+	} else {
+	    VerbsArgError(interp, "sg_list", elems[i],
+		    "bad sge \"%s\": must be {mr offset length} or "
+		    "{addr A length L lkey K}", Tcl_GetString(elems[i]));
+	    goto error;
+	}
+    }
+    *sgePtr = sge;
+    *numPtr = n;
+    return TCL_OK;
+
+  error:
+    ckfree(sge);
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ParseSendWr, ParseRecvWr --
+ *
+ *	One work request dict into its struct.  Send keys: wr_id opcode
+ *	send_flags sg_list imm_data remote_addr rkey compare_add swap ah
+ *	remote_qpn remote_qkey invalidate_rkey.  Receive keys: wr_id
+ *	sg_list.
+ *
+ * Results:
+ *	A standard Tcl result; the SGE array is stored in the WR and freed
+ *	by the caller (also on error).
+ *
+ * Side effects:
+ *	Allocates.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ParseSendWr(
+    Tcl_Interp *interp,
+    Tcl_Obj *dictObj,
+    struct ibv_send_wr *wr)
+{
+    static const char *const keys[] = {
+	"ah", "compare_add", "imm_data", "invalidate_rkey", "opcode",
+	"remote_addr", "remote_qkey", "remote_qpn", "rkey", "send_flags",
+	"sg_list", "swap", "wr_id", NULL
+    };
+    enum {
+	K_AH, K_COMPARE_ADD, K_IMM_DATA, K_INVALIDATE_RKEY, K_OPCODE,
+	K_REMOTE_ADDR, K_REMOTE_QKEY, K_REMOTE_QPN, K_RKEY, K_SEND_FLAGS,
+	K_SG_LIST, K_SWAP, K_WR_ID
+    };
+    Tcl_DictSearch search;
+    Tcl_Obj *keyObj, *valueObj;
+    int done, idx, result = TCL_ERROR;
+    uint64_t v, remoteAddr = 0, rkey = 0, compareAdd = 0, swap = 0;
+    int isAtomic;
+
+    memset(wr, 0, sizeof(*wr));
+    wr->opcode = IBV_WR_SEND;
+    if (Tcl_DictObjFirst(NULL, dictObj, &search, &keyObj, &valueObj,
+	    &done) != TCL_OK) {
+	return VerbsArgError(interp, "wr", dictObj,
+		"bad work request \"%s\": must be a dict",
+		Tcl_GetString(dictObj));
+    }
+    for (; !done; Tcl_DictObjNext(&search, &keyObj, &valueObj, &done)) {
+	if (Tcl_GetIndexFromObj(interp, keyObj, keys, "send wr key",
+		TCL_EXACT, &idx) != TCL_OK) {
+	    Tcl_SetErrorCode(interp, "VERBS", "ARG", Tcl_GetString(keyObj),
+		    Tcl_GetString(valueObj), NULL);
+	    goto done;
+	}
+	switch (idx) {
+	case K_AH: {
+	    VerbsAh *a = (VerbsAh *) VerbsObjGet(interp, valueObj,
+		    &verbsAhClass);
+
+	    if (a == NULL) {
+		goto done;
+	    }
+	    wr->wr.ud.ah = a->ah;
+	    break;
+	}
+	case K_OPCODE:
+	    if (VerbsGetEnum(interp, verbsWrOpcode, "opcode", valueObj, &v)
+		    != TCL_OK) {
+		goto done;
+	    }
+	    wr->opcode = (enum ibv_wr_opcode) v;
+	    break;
+	case K_SEND_FLAGS:
+	    if (VerbsGetFlags(interp, verbsSendFlags, "send_flags", valueObj,
+		    &v) != TCL_OK) {
+		goto done;
+	    }
+	    wr->send_flags = (unsigned) v;
+	    break;
+	case K_SG_LIST:
+	    if (wr->sg_list) {
+		ckfree(wr->sg_list);
+	    }
+	    if (ParseSgList(interp, valueObj, &wr->sg_list, &wr->num_sge)
+		    != TCL_OK) {
+		goto done;
+	    }
+	    break;
+	default: {
+	    static const uint64_t max[] = {
+		0, INT64_MAX, UINT32_MAX, UINT32_MAX, 0, INT64_MAX,
+		UINT32_MAX, 0xffffff, UINT32_MAX, 0, 0, INT64_MAX, INT64_MAX
+	    };
+
+	    if (VerbsGetUInt(interp, keys[idx], valueObj, max[idx], &v)
+		    != TCL_OK) {
+		goto done;
+	    }
+	    switch (idx) {
+	    case K_COMPARE_ADD: compareAdd = v; break;
+	    case K_IMM_DATA: wr->imm_data = htonl((uint32_t) v); break;
+	    case K_INVALIDATE_RKEY: wr->invalidate_rkey = (uint32_t) v; break;
+	    case K_REMOTE_ADDR: remoteAddr = v; break;
+	    case K_REMOTE_QKEY: wr->wr.ud.remote_qkey = (uint32_t) v; break;
+	    case K_REMOTE_QPN: wr->wr.ud.remote_qpn = (uint32_t) v; break;
+	    case K_RKEY: rkey = v; break;
+	    case K_SWAP: swap = v; break;
+	    case K_WR_ID: wr->wr_id = v; break;
+	    }
+	}
+	}
+    }
+
+    /*
+     * The rdma and atomic members share a union with ud: fill them last,
+     * and only for the opcodes that use them.
+     */
+
+    isAtomic = wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP
+	    || wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
+    if (isAtomic) {
+	wr->wr.atomic.remote_addr = remoteAddr;
+	wr->wr.atomic.rkey = (uint32_t) rkey;
+	wr->wr.atomic.compare_add = compareAdd;
+	wr->wr.atomic.swap = swap;
+    } else if (wr->opcode == IBV_WR_RDMA_WRITE
+	    || wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM
+	    || wr->opcode == IBV_WR_RDMA_READ) {
+	wr->wr.rdma.remote_addr = remoteAddr;
+	wr->wr.rdma.rkey = (uint32_t) rkey;
+    }
+    result = TCL_OK;
+  done:
+    Tcl_DictObjDone(&search);
+    return result;
+}
+
+static int
+ParseRecvWr(
+    Tcl_Interp *interp,
+    Tcl_Obj *dictObj,
+    struct ibv_recv_wr *wr)
+{
+    static const char *const keys[] = {"sg_list", "wr_id", NULL};
+    Tcl_DictSearch search;
+    Tcl_Obj *keyObj, *valueObj;
+    int done, idx, result = TCL_ERROR;
+    uint64_t v;
+
+    memset(wr, 0, sizeof(*wr));
+    if (Tcl_DictObjFirst(NULL, dictObj, &search, &keyObj, &valueObj,
+	    &done) != TCL_OK) {
+	return VerbsArgError(interp, "wr", dictObj,
+		"bad work request \"%s\": must be a dict",
+		Tcl_GetString(dictObj));
+    }
+    for (; !done; Tcl_DictObjNext(&search, &keyObj, &valueObj, &done)) {
+	if (Tcl_GetIndexFromObj(interp, keyObj, keys, "recv wr key",
+		TCL_EXACT, &idx) != TCL_OK) {
+	    Tcl_SetErrorCode(interp, "VERBS", "ARG", Tcl_GetString(keyObj),
+		    Tcl_GetString(valueObj), NULL);
+	    goto done;
+	}
+	if (idx == 0) {
+	    if (wr->sg_list) {
+		ckfree(wr->sg_list);
+	    }
+	    if (ParseSgList(interp, valueObj, &wr->sg_list, &wr->num_sge)
+		    != TCL_OK) {
+		goto done;
+	    }
+	} else {
+	    if (VerbsGetUInt(interp, "wr_id", valueObj, INT64_MAX, &v)
+		    != TCL_OK) {
+		goto done;
+	    }
+	    wr->wr_id = v;
+	}
+    }
+    result = TCL_OK;
+  done:
+    Tcl_DictObjDone(&search);
+    return result;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpPostSend, QpPostRecv --
+ *
+ *	$qp post_send WR ?WR ...?, $qp post_recv WR ?WR ...?: the work
+ *	requests, chained, in one ibv_post_send/ibv_post_recv.
+ *
+ * Results:
+ *	A standard Tcl result; a failing post names the index of the
+ *	first work request that was not posted.
+ *
+ * Side effects:
+ *	Posts work requests.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+QpPostSend(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsQp *q = (VerbsQp *) objPtr;
+    int n = objc - 1, i, err, result = TCL_ERROR;
+    struct ibv_send_wr *wrs, *bad = NULL;
+
+    wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
+    memset(wrs, 0, n * sizeof(*wrs));
+    for (i = 0; i < n; i++) {
+	if (ParseSendWr(interp, objv[i + 1], &wrs[i]) != TCL_OK) {
+	    goto done;
+	}
+	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
+    }
+    err = ibv_post_send(q->qp, wrs, &bad);
+    if (err) {
+	char what[64];
+
+	snprintf(what, sizeof(what), "wr %d", bad ? (int)(bad - wrs) : 0);
+	VerbsSysError(interp, "ibv_post_send", objPtr, what, err);
+	goto done;
+    }
+    Tcl_ResetResult(interp);
+    result = TCL_OK;
+  done:
+    for (i = 0; i < n; i++) {
+	if (wrs[i].sg_list) {
+	    ckfree(wrs[i].sg_list);
+	}
+    }
+    ckfree(wrs);
+    return result;
+}
+
+static int
+QpPostRecv(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsQp *q = (VerbsQp *) objPtr;
+    int n = objc - 1, i, err, result = TCL_ERROR;
+    struct ibv_recv_wr *wrs, *bad = NULL;
+
+    wrs = (struct ibv_recv_wr *) ckalloc(n * sizeof(*wrs));
+    memset(wrs, 0, n * sizeof(*wrs));
+    for (i = 0; i < n; i++) {
+	if (ParseRecvWr(interp, objv[i + 1], &wrs[i]) != TCL_OK) {
+	    goto done;
+	}
+	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
+    }
+    err = ibv_post_recv(q->qp, wrs, &bad);
+    if (err) {
+	char what[64];
+
+	snprintf(what, sizeof(what), "wr %d", bad ? (int)(bad - wrs) : 0);
+	VerbsSysError(interp, "ibv_post_recv", objPtr, what, err);
+	goto done;
+    }
+    Tcl_ResetResult(interp);
+    result = TCL_OK;
+  done:
+    for (i = 0; i < n; i++) {
+	if (wrs[i].sg_list) {
+	    ckfree(wrs[i].sg_list);
+	}
+    }
+    ckfree(wrs);
+    return result;
+}

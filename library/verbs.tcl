@@ -1,0 +1,3 @@
+# verbs.tcl --
+#
+#	Tcl-level helpers of the verbs package.
