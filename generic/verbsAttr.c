@@ -841,7 +841,7 @@ VerbsStructToDict(
 	    break;
 	case VF_ENUM:
 	    v = VerbsEnumObj((const VerbsEnum *) f->table,
-		    (uint64_t) *(const int *) p);
+		    LoadUInt(p, f->size));
 	    break;
 	case VF_FLAGS:
 	    v = VerbsFlagsObj((const VerbsEnum *) f->table,
@@ -949,7 +949,7 @@ VerbsDictToStruct(
 		    valueObj, &v) != TCL_OK) {
 		goto error;
 	    }
-	    *(int *) p = (int) v;
+	    StoreUInt(p, f->size, v);
 	    break;
 	case VF_FLAGS:
 	    if (VerbsGetFlags(interp, (const VerbsEnum *) f->table, f->name,

@@ -206,7 +206,7 @@ CqPoll(
     uint64_t max = (uint64_t) c->cq->cqe;
     Tcl_Obj *list;
 
-    if (objc == 2 && VerbsGetUInt(interp, "max", objv[1], INT32_MAX, &max)
+    if (objc == 3 && VerbsGetUInt(interp, "max", objv[2], INT32_MAX, &max)
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -261,12 +261,12 @@ CqWait(
     double deadline;
     int got = 0, n;
 
-    if (objc == 3) {
-	Tcl_WrongNumArgs(interp, 1, objv, "count ?-timeout ms?");
+    if (objc == 4) {
+	Tcl_WrongNumArgs(interp, 2, objv, "count ?-timeout ms?");
 	return TCL_ERROR;
     }
-    if (VerbsGetUInt(interp, "count", objv[1], INT32_MAX, &count) != TCL_OK
-	    || VerbsParseOptions(interp, objc, objv, 2, options, values)
+    if (VerbsGetUInt(interp, "count", objv[2], INT32_MAX, &count) != TCL_OK
+	    || VerbsParseOptions(interp, objc, objv, 3, options, values)
 	    != TCL_OK || (values[0] && VerbsGetUInt(interp, "-timeout",
 	    values[0], INT32_MAX, &timeout) != TCL_OK)) {
 	return TCL_ERROR;
@@ -287,9 +287,9 @@ CqWait(
 		Tcl_Obj *name = VerbsObjName(objPtr);
 
 		Tcl_SetObjResult(interp, Tcl_ObjPrintf(
-			"timed out after %llu ms waiting for %llu completions "
-			"on %s (got %d)", (unsigned long long) timeout,
-			(unsigned long long) count, Tcl_GetString(name), got));
+			"timed out after %" TCL_LL_MODIFIER "d ms waiting for %"
+			TCL_LL_MODIFIER "d completions on %s (got %d)",
+			(Tcl_WideInt) timeout, (Tcl_WideInt) count, Tcl_GetString(name), got));
 		Tcl_DecrRefCount(name);
 		Tcl_SetObjErrorCode(interp, Tcl_ObjPrintf(
 			"VERBS TIMEOUT %d", got));

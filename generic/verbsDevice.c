@@ -292,19 +292,19 @@ ContextQuery(
     int index, err;
     uint64_t port = 0, idx = 0;
 
-    if (Tcl_GetIndexFromObj(interp, objv[1], what, "query", 0, &index)
+    if (Tcl_GetIndexFromObj(interp, objv[2], what, "query", 0, &index)
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (objc - 2 != nargs[index]) {
-	Tcl_WrongNumArgs(interp, 1, objv, usage[index]);
+    if (objc - 3 != nargs[index]) {
+	Tcl_WrongNumArgs(interp, 2, objv, usage[index]);
 	return TCL_ERROR;
     }
-    if (nargs[index] >= 1 && VerbsGetUInt(interp, "port", objv[2], 255,
+    if (nargs[index] >= 1 && VerbsGetUInt(interp, "port", objv[3], 255,
 	    &port) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (nargs[index] == 2 && VerbsGetUInt(interp, "index", objv[3],
+    if (nargs[index] == 2 && VerbsGetUInt(interp, "index", objv[4],
 	    INT32_MAX, &idx) != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -326,7 +326,7 @@ ContextQuery(
 
 	if ((err = ibv_query_port(ctx, (uint8_t) port, &attr)) != 0) {
 	    return VerbsSysError(interp, "ibv_query_port", objPtr,
-		    Tcl_GetString(objv[2]), err);
+		    Tcl_GetString(objv[3]), err);
 	}
 	Tcl_SetObjResult(interp, VerbsStructToDict(&verbsPortAttrStruct,
 		&attr));

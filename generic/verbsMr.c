@@ -156,7 +156,7 @@ MrRead(
     VerbsMr *m = (VerbsMr *) objPtr;
     size_t off, len = 0;
 
-    if (VerbsMrRange(interp, m, objv[1], objv[2], &off, &len) != TCL_OK) {
+    if (VerbsMrRange(interp, m, objv[2], objv[3], &off, &len) != TCL_OK) {
 	return TCL_ERROR;
     }
     Tcl_SetObjResult(interp, Tcl_NewByteArrayObj(m->buf + off, (int) len));
@@ -172,10 +172,10 @@ MrWrite(
 {
     VerbsMr *m = (VerbsMr *) objPtr;
     int n;
-    const unsigned char *bytes = Tcl_GetByteArrayFromObj(objv[2], &n);
+    const unsigned char *bytes = Tcl_GetByteArrayFromObj(objv[3], &n);
     size_t off, len = (size_t) n;
 
-    if (VerbsMrRange(interp, m, objv[1], NULL, &off, &len) != TCL_OK) {
+    if (VerbsMrRange(interp, m, objv[2], NULL, &off, &len) != TCL_OK) {
 	return TCL_ERROR;
     }
     memcpy(m->buf + off, bytes, len);
@@ -194,16 +194,16 @@ MrFill(
     uint64_t byte;
     size_t off = 0, len = 0;
 
-    if (VerbsGetUInt(interp, "byte", objv[1], 255, &byte) != TCL_OK) {
+    if (VerbsGetUInt(interp, "byte", objv[2], 255, &byte) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (objc > 2) {
-	if (VerbsMrRange(interp, m, objv[2], objc > 3 ? objv[3] : NULL, &off,
+    if (objc > 3) {
+	if (VerbsMrRange(interp, m, objv[3], objc > 4 ? objv[4] : NULL, &off,
 		&len) != TCL_OK) {
 	    return TCL_ERROR;
 	}
     }
-    if (objc <= 3) {
+    if (objc <= 4) {
 	len = m->length - off;
     }
     memset(m->buf + off, (int) byte, len);

@@ -347,7 +347,7 @@ ObjectCmd(
     m = &objPtr->typePtr->methods[index];
     nargs = objc - 2;
     if (nargs < m->minArgs || (m->maxArgs >= 0 && nargs > m->maxArgs)) {
-	Tcl_WrongNumArgs(interp, 2, objv, m->usage);
+	Tcl_WrongNumArgs(interp, 2, objv, m->usage[0] ? m->usage : NULL);
 	return TCL_ERROR;
     }
 
@@ -357,7 +357,7 @@ ObjectCmd(
      */
 
     VerbsObjRetain(objPtr);
-    result = m->proc(interp, objPtr, objc - 1, objv + 1);
+    result = m->proc(interp, objPtr, objc, objv);
     VerbsObjRelease(objPtr);
     return result;
 }
@@ -560,8 +560,8 @@ VerbsCgetMethod(
     Tcl_Obj *value, *dict;
     int index;
 
-    if (objc == 2) {
-	if (Tcl_GetIndexFromObj(interp, objv[1], typePtr->options, "option",
+    if (objc == 3) {
+	if (Tcl_GetIndexFromObj(interp, objv[2], typePtr->options, "option",
 		0, &index) != TCL_OK) {
 	    return TCL_ERROR;
 	}

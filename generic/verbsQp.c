@@ -68,7 +68,18 @@ QpCget(
     switch (index) {
     case 0: *valuePtr = Tcl_NewWideIntObj(q->qp->qp_num); break;
     case 1: *valuePtr = VerbsEnumObj(verbsQpTypes, q->qp->qp_type); break;
-    case 2: *valuePtr = VerbsEnumObj(verbsQpState, q->qp->state); break;
+    case 2: {
+	/* Ask the device: an error completion moves the QP on its own. */
+	struct ibv_qp_attr attr;
+	struct ibv_qp_init_attr init;
+	int err = ibv_query_qp(q->qp, &attr, IBV_QP_STATE, &init);
+
+	if (err) {
+	    return VerbsSysError(interp, "ibv_query_qp", objPtr, NULL, err);
+	}
+	*valuePtr = VerbsEnumObj(verbsQpState, attr.qp_state);
+	break;
+    }
     case 3: *valuePtr = Tcl_NewWideIntObj(q->qp->handle); break;
     case 4: *valuePtr = VerbsObjName(objPtr->parent); break;
     case 5: *valuePtr = VerbsObjName(&q->sendCq->obj); break;
@@ -325,7 +336,7 @@ QpModify(
     struct ibv_qp_attr attr;
 
     memset(&attr, 0, sizeof(attr));
-    return ModifyWith(interp, (VerbsQp *) objPtr, &attr, 0, objv[1],
+    return ModifyWith(interp, (VerbsQp *) objPtr, &attr, 0, objv[2],
 	    "modify");
 }
 
@@ -354,7 +365,7 @@ QpToInit(
 	}
 	mask |= IBV_QP_ACCESS_FLAGS;
     }
-    return ModifyWith(interp, q, &attr, mask, objc > 1 ? objv[1] : NULL,
+    return ModifyWith(interp, q, &attr, mask, objc > 2 ? objv[2] : NULL,
 	    "init");
 }
 
@@ -381,7 +392,7 @@ QpToRtr(
 	attr.min_rnr_timer = 12;
 	mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
     }
-    return ModifyWith(interp, q, &attr, mask, objc > 1 ? objv[1] : NULL,
+    return ModifyWith(interp, q, &attr, mask, objc > 2 ? objv[2] : NULL,
 	    "rtr");
 }
 
@@ -407,7 +418,7 @@ QpToRts(
 	mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY
 		| IBV_QP_MAX_QP_RD_ATOMIC;
     }
-    return ModifyWith(interp, q, &attr, mask, objc > 1 ? objv[1] : NULL,
+    return ModifyWith(interp, q, &attr, mask, objc > 2 ? objv[2] : NULL,
 	    "rts");
 }
 
@@ -765,13 +776,13 @@ QpPostSend(
     Tcl_Obj *const objv[])
 {
     VerbsQp *q = (VerbsQp *) objPtr;
-    int n = objc - 1, i, err, result = TCL_ERROR;
+    int n = objc - 2, i, err, result = TCL_ERROR;
     struct ibv_send_wr *wrs, *bad = NULL;
 
     wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
     memset(wrs, 0, n * sizeof(*wrs));
     for (i = 0; i < n; i++) {
-	if (ParseSendWr(interp, objv[i + 1], &wrs[i]) != TCL_OK) {
+	if (ParseSendWr(interp, objv[i + 2], &wrs[i]) != TCL_OK) {
 	    goto done;
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
@@ -804,13 +815,13 @@ QpPostRecv(
     Tcl_Obj *const objv[])
 {
     VerbsQp *q = (VerbsQp *) objPtr;
-    int n = objc - 1, i, err, result = TCL_ERROR;
+    int n = objc - 2, i, err, result = TCL_ERROR;
     struct ibv_recv_wr *wrs, *bad = NULL;
 
     wrs = (struct ibv_recv_wr *) ckalloc(n * sizeof(*wrs));
     memset(wrs, 0, n * sizeof(*wrs));
     for (i = 0; i < n; i++) {
-	if (ParseRecvWr(interp, objv[i + 1], &wrs[i]) != TCL_OK) {
+	if (ParseRecvWr(interp, objv[i + 2], &wrs[i]) != TCL_OK) {
 	    goto done;
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;

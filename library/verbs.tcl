@@ -1,3 +1,127 @@
 # verbs.tcl --
 #
-#	Tcl-level helpers of the verbs package.
+#	Tcl-level helpers of the verbs package: picking a GID, describing a
+#	QP for its peer, and connecting QPs through to_init/to_rtr/to_rts.
+#
+# Copyright (c) 2026 The verbs authors.
+# See the file "LICENSE" for terms of use and redistribution.
+
+namespace eval ::verbs {
+    namespace export gid_index endpoint connect_qp connect
+}
+
+# verbs::gid_index --
+#
+#	The GID index a connection on CTX's PORT should use.  On an
+#	Ethernet (RoCE) port: the first RoCE v2 entry holding an IPv4-mapped
+#	address, else the first RoCE v2 entry, else 0; on InfiniBand: 0.
+#
+# Results:
+#	An index into the port's GID table.
+
+proc ::verbs::gid_index {ctx {port 1}} {
+    set pattr [$ctx query port $port]
+    if {[dict get $pattr link_layer] ne "ethernet"} {
+	return 0
+    }
+    set v2 {}
+    for {set i 0} {$i < [dict get $pattr gid_tbl_len]} {incr i} {
+	if {[catch {$ctx query gid_entry $port $i} e]} {
+	    continue
+	}
+	if {[dict get $e gid_type] ne "roce_v2"} {
+	    continue
+	}
+	if {[string match 0000:0000:0000:0000:0000:ffff:* [dict get $e gid]]} {
+	    return $i
+	}
+	if {$v2 eq ""} {
+	    set v2 $i
+	}
+    }
+    if {$v2 ne ""} {
+	return $v2
+    }
+    return 0
+}
+
+# verbs::endpoint --
+#
+#	What a peer needs to know to connect to QP: a dict with qp_num,
+#	lid, gid, port, gid_index, psn and link_layer.  Options: -port N
+#	(default 1), -gid_index N (default [verbs::gid_index]), -psn N.
+#
+# Results:
+#	The endpoint dict.
+
+proc ::verbs::endpoint {qp args} {
+    set opts [dict merge {-port 1 -gid_index {} -psn 0} $args]
+    set ctx [[$qp cget -pd] cget -context]
+    set port [dict get $opts -port]
+    set gidx [dict get $opts -gid_index]
+    if {$gidx eq ""} {
+	set gidx [gid_index $ctx $port]
+    }
+    set pattr [$ctx query port $port]
+    dict create qp_num [$qp cget -qp_num] lid [dict get $pattr lid] \
+	gid [$ctx query gid $port $gidx] port $port gid_index $gidx \
+	psn [dict get $opts -psn] link_layer [dict get $pattr link_layer]
+}
+
+# verbs::connect_qp --
+#
+#	Take QP (described by LOCAL, an endpoint dict of its own) to RTS
+#	talking to the peer REMOTE.  RC and UC QPs get a path to the peer;
+#	UD QPs just go to RTS.  Extra attributes in -rtr and -rts dicts
+#	override the defaults of to_rtr and to_rts.
+#
+# Results:
+#	None.
+
+proc ::verbs::connect_qp {qp local remote args} {
+    set opts [dict merge {-rtr {} -rts {} -init {}} $args]
+    dict set init port_num [dict get $local port]
+    $qp to_init [dict merge $init [dict get $opts -init]]
+    if {[$qp cget -qp_type] eq "ud"} {
+	$qp to_rtr [dict get $opts -rtr]
+	$qp to_rts [dict merge [list sq_psn [dict get $local psn]] \
+		[dict get $opts -rts]]
+	return
+    }
+    set ah [dict create dlid [dict get $remote lid] \
+	    port_num [dict get $local port]]
+    set zero [string repeat 0000: 7]0000
+    if {[dict get $local link_layer] eq "ethernet"
+	    || [dict get $remote gid] ne $zero} {
+	dict set ah grh [dict create dgid [dict get $remote gid] \
+		sgid_index [dict get $local gid_index] hop_limit 64]
+    }
+    $qp to_rtr [dict merge [dict create dest_qp_num \
+	    [dict get $remote qp_num] rq_psn [dict get $remote psn] \
+	    ah_attr $ah] [dict get $opts -rtr]]
+    $qp to_rts [dict merge [list sq_psn [dict get $local psn]] \
+	    [dict get $opts -rts]]
+    return
+}
+
+# verbs::connect --
+#
+#	Connect two QPs of this process to each other (loopback on one
+#	device, or across two devices).  Options: -port1, -port2,
+#	-gid_index1, -gid_index2, and -rtr/-rts dicts for both.
+#
+# Results:
+#	None.
+
+proc ::verbs::connect {qp1 qp2 args} {
+    set opts [dict merge {-port1 1 -port2 1 -gid_index1 {} -gid_index2 {}
+	-rtr {} -rts {}} $args]
+    set e1 [endpoint $qp1 -port [dict get $opts -port1] \
+	    -gid_index [dict get $opts -gid_index1]]
+    set e2 [endpoint $qp2 -port [dict get $opts -port2] \
+	    -gid_index [dict get $opts -gid_index2]]
+    set extra [dict filter $opts key -rtr -rts]
+    connect_qp $qp1 $e1 $e2 {*}$extra
+    connect_qp $qp2 $e2 $e1 {*}$extra
+    return
+}

@@ -1,0 +1,76 @@
+# common.tcl --
+#
+#	Sourced by every test file: loads tcltest and verbs, and sets the
+#	constraints that describe the environment.
+#
+#	device     an RDMA device to test against: $env(VERBS_DEVICE), or
+#	           the first device of [verbs::devices]
+#	twodevices a second device, $env(VERBS_DEVICE2), on the same
+#	           network as the first (the VM's rxe1)
+#	rxe        the device is Soft-RoCE
+#	nodevice   no RDMA device at all (no-device behaviour)
+#	vm         running in the Soft-RoCE VM of tests/vm
+
+package require tcltest 2.5
+namespace import -force ::tcltest::*
+eval configure $argv
+package require verbs
+
+namespace eval ::vt {
+    variable dev {}
+    variable dev2 {}
+    variable port 1
+    if {[info exists ::env(VERBS_DEVICE)] && $::env(VERBS_DEVICE) ne ""} {
+	set dev $::env(VERBS_DEVICE)
+    } elseif {[llength [verbs::devices]]} {
+	set dev [lindex [verbs::devices] 0]
+    }
+    if {[info exists ::env(VERBS_DEVICE2)]} {
+	set dev2 $::env(VERBS_DEVICE2)
+    }
+    if {[info exists ::env(VERBS_PORT)]} {
+	set port $::env(VERBS_PORT)
+    }
+}
+testConstraint device [expr {$::vt::dev ne ""}]
+testConstraint nodevice [expr {[llength [verbs::devices]] == 0}]
+testConstraint twodevices [expr {$::vt::dev2 ne ""}]
+testConstraint rxe [string match rxe* $::vt::dev]
+testConstraint vm [info exists ::env(VERBS_VM)]
+
+# vt::gidIndex DEV --
+#	The GID index to use on a device: from the environment the VM
+#	harness sets, else the package's own choice.
+
+proc ::vt::gidIndex {ctx} {
+    set name [$ctx cget -name]
+    if {$name eq $::vt::dev && [info exists ::env(VERBS_GID_INDEX)]} {
+	return $::env(VERBS_GID_INDEX)
+    }
+    if {$name eq $::vt::dev2 && [info exists ::env(VERBS_GID_INDEX2)]} {
+	return $::env(VERBS_GID_INDEX2)
+    }
+    return [verbs::gid_index $ctx $::vt::port]
+}
+
+# vt::errorOf SCRIPT --
+#	Runs SCRIPT, which must fail; returns {message errorCode}.
+
+proc ::vt::errorOf {script} {
+    if {![catch {uplevel 1 $script} msg opts]} {
+	return -code error "expected an error, got \"$msg\""
+    }
+    list $msg [dict get $opts -errorcode]
+}
+
+# vt::closeAll --
+#	Closes every live object (contexts first take their trees along).
+
+proc ::vt::closeAll {} {
+    foreach o [verbs::objects context] {
+	$o close
+    }
+    foreach o [verbs::objects] {
+	catch {$o close}
+    }
+}
