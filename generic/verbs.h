@@ -47,9 +47,9 @@ typedef int (VerbsMethodProc)(Tcl_Interp *interp, VerbsObj *objPtr,
 	int objc, Tcl_Obj *const objv[]);
 
 /*
- * One subcommand of an object command.  objc/objv given to the proc start
- * at the method name (objv[0] is the method); minArgs/maxArgs count the
- * words after it (-1: no upper limit).
+ * One subcommand of an object command.  The proc gets the command's whole
+ * objc/objv (objv[0] the object, objv[1] the method); minArgs/maxArgs count
+ * the words after the method (-1: no upper limit).
  */
 
 typedef struct VerbsMethod {
@@ -244,7 +244,8 @@ MODULE_SCOPE int	VerbsGetGid(Tcl_Interp *interp, const char *key,
 MODULE_SCOPE Tcl_Obj *	VerbsStructToDict(const VerbsStruct *st,
 			    const void *base);
 MODULE_SCOPE int	VerbsDictToStruct(Tcl_Interp *interp,
-			    const VerbsStruct *st, Tcl_Obj *dictObj,
+			    const VerbsStruct *st, const char *key,
+			    Tcl_Obj *dictObj,
 			    void *base, uint64_t *maskPtr);
 
 /*

@@ -88,7 +88,8 @@ VerbsParseAhAttr(
 {
     memset(attr, 0, sizeof(*attr));
     attr->port_num = 1;
-    if (VerbsDictToStruct(interp, &verbsAhAttrStruct, dictObj, attr, NULL)
+    if (VerbsDictToStruct(interp, &verbsAhAttrStruct, "attributes",
+	    dictObj, attr, NULL)
 	    != TCL_OK) {
 	return TCL_ERROR;
     }

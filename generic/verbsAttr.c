@@ -881,7 +881,8 @@ VerbsStructToDict(
  *
  * VerbsDictToStruct --
  *
- *	Fill a C struct from a dict.  Keys not in the dict leave their
+ *	Fill a C struct from a dict; key names the dict in messages (an
+ *	option or field name).  Keys not in the dict leave their
  *	field alone.  Every key given adds its attr_mask bit to *maskPtr
  *	(which may be NULL).
  *
@@ -899,6 +900,7 @@ int
 VerbsDictToStruct(
     Tcl_Interp *interp,
     const VerbsStruct *st,
+    const char *key,		/* What the dict is, for messages. */
     Tcl_Obj *dictObj,
     void *base,
     uint64_t *maskPtr)
@@ -910,9 +912,9 @@ VerbsDictToStruct(
 
     if (Tcl_DictObjFirst(NULL, dictObj, &search, &keyObj, &valueObj,
 	    &done) != TCL_OK) {
-	return VerbsArgError(interp, st->name, dictObj,
-		"bad %s dict \"%s\": must be a dict", st->name,
-		Tcl_GetString(dictObj));
+	return VerbsArgError(interp, key, dictObj,
+		"bad %s \"%s\": must be a dict of %ss", key,
+		Tcl_GetString(dictObj), st->name);
     }
     for (; !done; Tcl_DictObjNext(&search, &keyObj, &valueObj, &done)) {
 	const VerbsField *f;
@@ -973,7 +975,7 @@ VerbsDictToStruct(
 	    break;
 	case VF_STRUCT:
 	    if (VerbsDictToStruct(interp, (const VerbsStruct *) f->table,
-		    valueObj, p, NULL) != TCL_OK) {
+		    f->name, valueObj, p, NULL) != TCL_OK) {
 		goto error;
 	    }
 	    break;

@@ -116,7 +116,10 @@ VerbsMrRange(
     if (off > m->length || len > m->length - off) {
 	Tcl_Obj *name = VerbsObjName(&m->obj);
 
-	VerbsArgError(interp, "offset", offsetObj,
+	int badOffset = off > m->length || lengthObj == NULL;
+
+	VerbsArgError(interp, badOffset ? "offset" : "length",
+		badOffset ? offsetObj : lengthObj,
 		"range %llu+%llu is outside %s (length %llu)",
 		(unsigned long long) off, (unsigned long long) len,
 		Tcl_GetString(name), (unsigned long long) m->length);

@@ -151,7 +151,21 @@ VerbsObjRegister(
     Tcl_CmdInfo info;
 
     if (nameObj != NULL) {
-	name = nameObj;
+	const char *given = Tcl_GetString(nameObj);
+
+	/*
+	 * An unqualified name belongs to the current namespace (Tcl would
+	 * create it in the global one): qualify it here.
+	 */
+
+	if (given[0] == ':' && given[1] == ':') {
+	    name = Tcl_NewStringObj(given, -1);
+	} else {
+	    Tcl_Namespace *nsPtr = Tcl_GetCurrentNamespace(interp);
+
+	    name = Tcl_ObjPrintf("%s::%s", strcmp(nsPtr->fullName, "::") == 0
+		    ? "" : nsPtr->fullName, given);
+	}
 	Tcl_IncrRefCount(name);
 	if (Tcl_GetCommandInfo(interp, Tcl_GetString(name), &info)) {
 	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(

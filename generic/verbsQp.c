@@ -222,7 +222,7 @@ VerbsQpCreateCmd(
     init.cap.max_recv_wr = 16;
     init.cap.max_send_sge = 1;
     init.cap.max_recv_sge = 1;
-    if (values[O_CAP] && VerbsDictToStruct(interp, &verbsQpCapStruct,
+    if (values[O_CAP] && VerbsDictToStruct(interp, &verbsQpCapStruct, "-cap",
 	    values[O_CAP], &init.cap, NULL) != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -281,7 +281,8 @@ ModifyWith(
     attr->ah_attr.port_num = q->portNum;
     attr->alt_ah_attr.port_num = q->portNum;
     if (dictObj) {
-	if (VerbsDictToStruct(interp, &verbsQpAttrStruct, dictObj, attr,
+	if (VerbsDictToStruct(interp, &verbsQpAttrStruct, "attributes",
+		dictObj, attr,
 		&mask) != TCL_OK) {
 	    return TCL_ERROR;
 	}
@@ -354,16 +355,27 @@ QpToInit(
     memset(&attr, 0, sizeof(attr));
     attr.qp_state = IBV_QPS_INIT;
     attr.port_num = q->portNum;
-    if (q->qpType == IBV_QPT_UD) {
+    switch (q->qpType) {
+    case IBV_QPT_UD:
 	attr.qkey = 0x11111111;
 	mask |= IBV_QP_QKEY;
-    } else {
+	break;
+    case IBV_QPT_RC:
 	attr.qp_access_flags = IBV_ACCESS_LOCAL_WRITE
-		| IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
-	if (q->qpType == IBV_QPT_RC) {
-	    attr.qp_access_flags |= IBV_ACCESS_REMOTE_ATOMIC;
-	}
+		| IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ
+		| IBV_ACCESS_REMOTE_ATOMIC;
 	mask |= IBV_QP_ACCESS_FLAGS;
+	break;
+    case IBV_QPT_UC:
+	/* UC has no responder reads or atomics. */
+	attr.qp_access_flags = IBV_ACCESS_LOCAL_WRITE
+		| IBV_ACCESS_REMOTE_WRITE;
+	mask |= IBV_QP_ACCESS_FLAGS;
+	break;
+    default:
+	/* Raw packet QPs take a port only. */
+	mask = IBV_QP_STATE | IBV_QP_PORT;
+	break;
     }
     return ModifyWith(interp, q, &attr, mask, objc > 2 ? objv[2] : NULL,
 	    "init");
@@ -382,7 +394,7 @@ QpToRtr(
 
     memset(&attr, 0, sizeof(attr));
     attr.qp_state = IBV_QPS_RTR;
-    if (q->qpType != IBV_QPT_UD) {
+    if (q->qpType == IBV_QPT_RC || q->qpType == IBV_QPT_UC) {
 	attr.path_mtu = IBV_MTU_1024;
 	attr.rq_psn = 0;
 	mask |= IBV_QP_PATH_MTU | IBV_QP_RQ_PSN;
@@ -405,11 +417,14 @@ QpToRts(
 {
     VerbsQp *q = (VerbsQp *) objPtr;
     struct ibv_qp_attr attr;
-    uint64_t mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+    uint64_t mask = IBV_QP_STATE;
 
     memset(&attr, 0, sizeof(attr));
     attr.qp_state = IBV_QPS_RTS;
-    attr.sq_psn = 0;
+    if (q->qpType != IBV_QPT_RAW_PACKET) {
+	attr.sq_psn = 0;
+	mask |= IBV_QP_SQ_PSN;
+    }
     if (q->qpType == IBV_QPT_RC) {
 	attr.timeout = 14;
 	attr.retry_cnt = 7;

@@ -7,7 +7,32 @@
 # See the file "LICENSE" for terms of use and redistribution.
 
 namespace eval ::verbs {
-    namespace export gid_index endpoint connect_qp connect
+    namespace export {[a-z]*}
+}
+
+# verbs::Options --
+#
+#	Merge ARGS (option value ...) over the DEFAULTS dict of a helper,
+#	refusing options the helper does not know.
+#
+# Results:
+#	The merged dict; an error like the C commands' for unknown options.
+
+proc ::verbs::Options {defaults arglist} {
+    if {[llength $arglist] % 2} {
+	return -code error -errorcode [list VERBS ARG [lindex $arglist end] {}] \
+	    "missing value for option \"[lindex $arglist end]\""
+    }
+    foreach {opt value} $arglist {
+	if {![dict exists $defaults $opt]} {
+	    set names [lsort [dict keys $defaults]]
+	    return -code error -errorcode [list TCL LOOKUP INDEX option $opt] \
+		"bad option \"$opt\": must be [join [lrange $names 0 end-1] {, }],\
+		or [lindex $names end]"
+	}
+	dict set defaults $opt $value
+    }
+    return $defaults
 }
 
 # verbs::gid_index --
@@ -55,7 +80,7 @@ proc ::verbs::gid_index {ctx {port 1}} {
 #	The endpoint dict.
 
 proc ::verbs::endpoint {qp args} {
-    set opts [dict merge {-port 1 -gid_index {} -psn 0} $args]
+    set opts [Options {-port 1 -gid_index {} -psn 0} $args]
     set ctx [[$qp cget -pd] cget -context]
     set port [dict get $opts -port]
     set gidx [dict get $opts -gid_index]
@@ -71,15 +96,16 @@ proc ::verbs::endpoint {qp args} {
 # verbs::connect_qp --
 #
 #	Take QP (described by LOCAL, an endpoint dict of its own) to RTS
-#	talking to the peer REMOTE.  RC and UC QPs get a path to the peer;
-#	UD QPs just go to RTS.  Extra attributes in -rtr and -rts dicts
-#	override the defaults of to_rtr and to_rts.
+#	talking to the peer REMOTE.  RC and UC QPs get a path to the peer
+#	(with a GRH on Ethernet ports, where RoCE needs one); UD QPs just go
+#	to RTS.  Attributes in the -init, -rtr and -rts dicts override the
+#	defaults of to_init, to_rtr and to_rts.
 #
 # Results:
 #	None.
 
 proc ::verbs::connect_qp {qp local remote args} {
-    set opts [dict merge {-rtr {} -rts {} -init {}} $args]
+    set opts [Options {-init {} -rtr {} -rts {}} $args]
     dict set init port_num [dict get $local port]
     $qp to_init [dict merge $init [dict get $opts -init]]
     if {[$qp cget -qp_type] eq "ud"} {
@@ -90,9 +116,7 @@ proc ::verbs::connect_qp {qp local remote args} {
     }
     set ah [dict create dlid [dict get $remote lid] \
 	    port_num [dict get $local port]]
-    set zero [string repeat 0000: 7]0000
-    if {[dict get $local link_layer] eq "ethernet"
-	    || [dict get $remote gid] ne $zero} {
+    if {[dict get $local link_layer] eq "ethernet"} {
 	dict set ah grh [dict create dgid [dict get $remote gid] \
 		sgid_index [dict get $local gid_index] hop_limit 64]
     }
@@ -108,19 +132,19 @@ proc ::verbs::connect_qp {qp local remote args} {
 #
 #	Connect two QPs of this process to each other (loopback on one
 #	device, or across two devices).  Options: -port1, -port2,
-#	-gid_index1, -gid_index2, and -rtr/-rts dicts for both.
+#	-gid_index1, -gid_index2, -psn, and -init/-rtr/-rts dicts for both.
 #
 # Results:
 #	None.
 
 proc ::verbs::connect {qp1 qp2 args} {
-    set opts [dict merge {-port1 1 -port2 1 -gid_index1 {} -gid_index2 {}
-	-rtr {} -rts {}} $args]
+    set opts [Options {-port1 1 -port2 1 -gid_index1 {} -gid_index2 {}
+	-psn 0 -init {} -rtr {} -rts {}} $args]
     set e1 [endpoint $qp1 -port [dict get $opts -port1] \
-	    -gid_index [dict get $opts -gid_index1]]
+	    -gid_index [dict get $opts -gid_index1] -psn [dict get $opts -psn]]
     set e2 [endpoint $qp2 -port [dict get $opts -port2] \
-	    -gid_index [dict get $opts -gid_index2]]
-    set extra [dict filter $opts key -rtr -rts]
+	    -gid_index [dict get $opts -gid_index2] -psn [dict get $opts -psn]]
+    set extra [dict filter $opts key -init -rtr -rts]
     connect_qp $qp1 $e1 $e2 {*}$extra
     connect_qp $qp2 $e2 $e1 {*}$extra
     return

@@ -1,0 +1,38 @@
+#!/bin/bash
+# asan.sh --
+#
+# Builds the extension with AddressSanitizer and UBSan in build/asan and
+# runs the whole suite against it, in the Soft-RoCE VM when the host has
+# no device (like make test).  tclsh itself is not instrumented, so the
+# ASan runtime is preloaded.  Fails on any test failure or any sanitizer
+# report in the output.
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+TCLSH=${TCLSH:-tclsh}
+bdir=$src/build/asan
+mkdir -p "$bdir"
+cd "$bdir" || exit 1
+if [ ! -f Makefile ]; then
+    "$src/configure" --enable-asan --with-tclsh="$(command -v "$TCLSH")" -q || exit 1
+fi
+make -s || exit 1
+
+libasan=$(${CC:-gcc} -print-file-name=libasan.so)
+[ -f "$libasan" ] || { echo "asan.sh: libasan not found" >&2; exit 1; }
+
+# The preloaded runtime goes to the suite's tclsh processes through the
+# environment (run-tests.sh and the VM pass it on); leak checking is on,
+# with the suppressions for what Tcl and libibverbs keep until exit.
+export LD_PRELOAD=$libasan
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
+export LSAN_OPTIONS=suppressions=$src/tests/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+log=$bdir/asan.log
+TCLSH=$TCLSH "$src/tests/run-tests.sh" all 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+if grep -aqE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$log"; then
+    echo "asan.sh: sanitizer reports in $log" >&2
+    status=1
+fi
+tail -n 1 "$log" | grep -q ' passed, ' || status=1
+exit $status

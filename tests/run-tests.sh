@@ -1,0 +1,94 @@
+#!/bin/bash
+# run-tests.sh ?all|host|vm|demo? --
+#
+# Runs the tcltest suite (or the demo) from a build directory, where the
+# host has an RDMA device or, without one, in the Soft-RoCE VM of
+# tests/vm.  Called by make test / test-host / test-vm / demo.
+#
+#   all   the suite on the host (without a device: the no-device tests),
+#         then, without a host device (or with VERBS_VM=1), in the VM
+#   host  on the host only
+#   vm    in the VM only
+#   demo  examples/demo.tcl on the host device or in the VM
+#
+# Environment: TCLSH, DEVICE (run on the host against this device, no VM),
+# VERBS_VM=1 (use the VM even with a host device), TESTFLAGS (tcltest
+# options, e.g. "-file qp.test -verbose bpse").
+#
+# The last line is "N passed, N failed, N skipped" summed over the runs;
+# the exit status is non-zero when a test failed, a test file did not run
+# to its end, or the VM did not report back.
+set -u
+
+mode=${1:-all}
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$(pwd)
+TCLSH=${TCLSH:-tclsh}
+DEVICE=${DEVICE:-}
+TESTFLAGS=${TESTFLAGS:-}
+logdir=$build/build/test-logs
+mkdir -p "$logdir"
+export TCLLIBPATH="$build"
+
+# Does the host have a device of its own?
+host_devices=$(echo 'package require verbs; puts [llength [verbs::devices]]' |
+    "$TCLSH" 2>/dev/null || echo 0)
+
+use_vm=0
+if [ -n "$DEVICE" ]; then
+    export VERBS_DEVICE=$DEVICE
+elif [ "${VERBS_VM:-0}" = 1 ] || [ "$host_devices" = 0 ]; then
+    use_vm=1
+fi
+
+status=0
+passed=0 failed=0 skipped=0
+
+# run_suite NAME CMD... : runs the suite, tees its output to a log, adds
+# its counts.  A run without the tcltest summary line counts as failed.
+run_suite() {
+    local name=$1 log=$logdir/$1.log rc line
+    shift
+    echo "==== verbs tests: $name"
+    "$@" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    line=$(grep -a '^all.tcl:' "$log" | tail -n 1 | tr -d '\r')
+    if [ -z "$line" ]; then
+	echo "run-tests.sh: the $name run ended without a test summary (exit $rc)" >&2
+	status=1
+	failed=$((failed + 1))
+	return
+    fi
+    # all.tcl:  Total N  Passed N  Skipped N  Failed N
+    set -- $line
+    passed=$((passed + $5)) skipped=$((skipped + $7)) failed=$((failed + $9))
+    [ "$rc" -eq 0 ] || status=1
+}
+
+vm_run() {
+    sh "$src/tests/deps.sh" vm || return 125
+    "$src/tests/vm/run.sh" -- env TCLLIBPATH="$build" "$@"
+}
+
+case $mode in
+demo)
+    if [ $use_vm = 1 ]; then
+	vm_run "$TCLSH" "$src/examples/demo.tcl"
+    else
+	"$TCLSH" "$src/examples/demo.tcl" ${DEVICE:+"$DEVICE"}
+    fi
+    exit $?
+    ;;
+all|host|vm) ;;
+*) echo "usage: run-tests.sh ?all|host|vm|demo?" >&2; exit 2 ;;
+esac
+
+if [ "$mode" != vm ]; then
+    run_suite host "$TCLSH" "$src/tests/all.tcl" $TESTFLAGS
+fi
+if [ "$mode" = vm ] || { [ "$mode" = all ] && [ $use_vm = 1 ]; }; then
+    run_suite vm vm_run "$TCLSH" "$src/tests/all.tcl" $TESTFLAGS
+fi
+[ "$failed" -eq 0 ] || status=1
+echo "$passed passed, $failed failed, $skipped skipped"
+exit $status

@@ -1,0 +1,191 @@
+#!/bin/sh
+# Second stage of the Soft-RoCE test VM, started by tests/vm/init through
+# switch_root as PID 1.  The root file system is the host's root (read-only
+# 9p) under a tmpfs overlay, so the host's own tools and libraries are used:
+# modprobe, ip, rdma, libibverbs with its rxe provider, the test binaries.
+#
+#   guest.sh RUNDIR
+#
+# RUNDIR was written by run.sh before the boot and contains
+#   env.sh    exports of the whitelisted host environment
+#   cmd.sh    "cd CWD && exec ARGV..." with the original quoting
+#   nonce     random token that makes the exit sentinel unique to this run
+#   modules   path of the unpacked kernel's modules directory on the host
+#
+# It prints "VERBS-VM-START;NONCE" just before the command and
+# "VERBS-VM-EXIT=STATUS;NONCE" after it, then powers the VM off.  Being
+# PID 1 we must never exit: that panics the kernel (which, with panic=-1
+# and qemu's -no-reboot, still ends the VM, but without a status).
+#
+# No "set -e": whatever happens, the script has to get to the sentinel.
+set -u
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+run=${1:-}
+nonce=none
+[ -n "$run" ] && [ -r "$run/nonce" ] && nonce=$(cat "$run/nonce")
+
+# With verbs.debug=1 on the kernel command line (VERBS_VM_VERBOSE=1 on the
+# host), report how long each setup step took.
+debug=
+case " $(cat /proc/cmdline) " in *" verbs.debug=1 "*) debug=1 ;; esac
+step() { [ -z "$debug" ] || echo "verbs-vm: guest.sh: $(cut -d' ' -f1 /proc/uptime) s: $*"; }
+step start
+
+# Wait until the console has sent everything (GNU stty applies settings with
+# TCSADRAIN), then cut the power.  busybox's poweroff -f is a direct
+# reboot(2); the sysrq path and finally exiting PID 1 are fallbacks.
+finish() {
+    printf 'VERBS-VM-EXIT=%s;%s\n' "$1" "$nonce"
+    stty -F /dev/console onlcr 2>/dev/null
+    sleep 0.2
+    sync
+    busybox poweroff -f 2>/dev/null
+    echo o >/proc/sysrq-trigger 2>/dev/null
+    sleep 30
+    exit "$1"
+}
+
+# Error messages of the setup commands go to /run/setup.log (once /run is
+# mounted) and are shown, marked for run.sh to display, only on failure.
+setup_failed() {
+    echo "verbs-vm: guest.sh: setup failed: $*"
+    [ -s /run/setup.log ] && sed 's/^/verbs-vm: | /' /run/setup.log
+    dmesg 2>/dev/null | tail -n 10 | sed 's/^/verbs-vm: dmesg: /'
+    finish 125
+}
+
+[ -n "$run" ] && [ -r "$run/cmd.sh" ] || setup_failed "run directory '$run' not readable"
+
+# /dev, /proc and /sys were moved here by init.
+mkdir -p /dev/pts /dev/shm
+mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /dev/pts 2>/dev/null
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+# The host's /run may hold stale state (pid files, sockets); start empty.
+# /tmp is deliberately left alone: it is writable through the overlay, and
+# the command's working directory might be below it.
+mount -t tmpfs -o mode=0755 tmpfs /run
+exec 3>&2 2>/run/setup.log
+ln -sf /proc/self/fd /dev/fd 2>/dev/null
+
+# Make the unpacked Debian kernel's modules visible where modprobe looks.
+# The directory is created in the tmpfs overlay (/lib may be a symlink to
+# usr/lib on the host; mkdir -p follows it inside the new root).
+kver=$(uname -r)
+modsrc=$(cat "$run/modules")
+mkdir -p "/lib/modules/$kver" &&
+    mount --bind "$modsrc" "/lib/modules/$kver" ||
+    setup_failed "cannot bind $modsrc to /lib/modules/$kver"
+
+step "modules visible"
+# Every program started here is read over 9p and run under TCG, so the
+# setup below keeps the number of processes small (one modprobe, one ip).
+modprobe -a veth rdma_rxe ib_uverbs rdma_ucm ||
+    setup_failed "modprobe veth rdma_rxe ib_uverbs rdma_ucm"
+step "modules loaded"
+
+# Network: a veth pair in the initial namespace, one rxe device on each end.
+ip link add veth0 type veth peer name veth1 || setup_failed "cannot create veth pair"
+# rxe needs the traffic between its two devices to stay on the veths (see
+# below); reverse path filtering and the ban on packets from a local source
+# address arriving from outside would drop it there.
+for i in all default veth0 veth1; do
+    echo 0 >"/proc/sys/net/ipv4/conf/$i/rp_filter"
+    echo 1 >"/proc/sys/net/ipv4/conf/$i/accept_local"
+done
+
+# Both addresses are local, so the kernel would route rxe's UDP packets from
+# one device to the other through lo, where rxe drops them (they do not
+# arrive on its netdev).  Policy routes send locally generated traffic *from*
+# one address out of the veth that leads to the other; they are consulted
+# before the "local" table, which therefore moves from priority 0 to 200.
+ip -batch - <<EOT || setup_failed "cannot configure lo/veth0/veth1 and routing"
+link set lo up
+addr add 198.18.0.1/24 dev veth0
+addr add 198.18.0.2/24 dev veth1
+link set veth0 up
+link set veth1 up
+rule add pref 100 from 198.18.0.2 iif lo lookup 100
+route add 198.18.0.1 dev veth1 table 100
+rule add pref 101 from 198.18.0.1 iif lo lookup 101
+route add 198.18.0.2 dev veth0 table 101
+rule add pref 200 lookup local
+rule del pref 0 lookup local
+EOT
+step "network configured"
+
+rdma link add rxe0 type rxe netdev veth0 || setup_failed "rdma link add rxe0"
+rdma link add rxe1 type rxe netdev veth1 || setup_failed "rdma link add rxe1"
+step "rxe devices added"
+
+# Index of the RoCE v2 GID that carries the IPv4 address.  rxe fills the GID
+# table asynchronously after the address appears, so poll for a while.
+# sysfs shows the gid as eight 16-bit groups, ::ffff:a.b.c.d being
+# 0000:0000:0000:0000:0000:ffff:AABB:CCDD.
+gid_index() {
+    dev=$1
+    old_ifs=$IFS IFS=.
+    # shellcheck disable=SC2086
+    set -- $2
+    IFS=$old_ifs
+    want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4")
+    port=/sys/class/infiniband/$dev/ports/1
+    n=0
+    while [ $n -lt 100 ]; do
+        for g in "$port"/gids/*; do
+            i=${g##*/}
+            gid= type=
+            read -r gid <"$g" 2>/dev/null
+            [ "$gid" = "$want" ] || continue
+            read -r type <"$port/gid_attrs/types/$i" 2>/dev/null
+            [ "$type" = "RoCE v2" ] || continue
+            echo "$i"
+            return 0
+        done
+        n=$((n + 1))
+        sleep 0.1
+    done
+    return 1
+}
+gid0=$(gid_index rxe0 198.18.0.1) || setup_failed "no RoCE v2 GID for 198.18.0.1 on rxe0"
+gid1=$(gid_index rxe1 198.18.0.2) || setup_failed "no RoCE v2 GID for 198.18.0.2 on rxe1"
+
+# Both ports must be ACTIVE before the tests start.
+for dev in rxe0 rxe1; do
+    n=0
+    state=
+    until read -r state <"/sys/class/infiniband/$dev/ports/1/state" 2>/dev/null &&
+          [ "${state#*ACTIVE}" != "$state" ]; do
+        n=$((n + 1))
+        [ $n -lt 100 ] || setup_failed "$dev port 1 never became ACTIVE"
+        sleep 0.1
+    done
+done
+
+step "GIDs and ports ready"
+
+# The host's whitelisted environment first, then what the guest knows
+# better (device names and GID indexes always come from here).
+. "$run/env.sh"
+export VERBS_VM=1
+export VERBS_DEVICE=rxe0 VERBS_DEVICE2=rxe1 VERBS_PORT=1
+export VERBS_GID_INDEX="$gid0" VERBS_GID_INDEX2="$gid1"
+export VERBS_IP0=198.18.0.1 VERBS_IP1=198.18.0.2
+
+# Keep the kernel quiet on the console while the command runs (panics and
+# oopses still get through: the kernel raises the level for those itself),
+# and report new warnings from the log afterwards instead.
+dmesg -n 1 2>/dev/null
+dmesg -C 2>/dev/null
+
+exec 2>&3 3>&-
+printf 'VERBS-VM-START;%s\n' "$nonce"
+sh "$run/cmd.sh" </dev/null
+status=$?
+
+warn=$(dmesg --level=emerg,alert,crit,err,warn 2>/dev/null)
+if [ -n "$warn" ]; then
+    echo "verbs-vm: kernel warnings during the command:"
+    echo "$warn" | sed 's/^/verbs-vm: dmesg: /'
+fi
+finish "$status"
