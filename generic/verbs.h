@@ -93,7 +93,8 @@ struct VerbsObj {
 struct VerbsState {
     Tcl_Interp *interp;
     VerbsObj *live;		/* Objects whose command still exists. */
-    unsigned long counter;	/* For generated command names. */
+    Tcl_HashTable counters;	/* VerbsType * -> last number used in a
+				 * generated ::verbs::TYPEn name. */
 };
 
 /*

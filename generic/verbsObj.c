@@ -46,6 +46,7 @@ VerbsStateInit(
     statePtr = (VerbsState *) ckalloc(sizeof(VerbsState));
     memset(statePtr, 0, sizeof(VerbsState));
     statePtr->interp = interp;
+    Tcl_InitHashTable(&statePtr->counters, TCL_ONE_WORD_KEYS);
     Tcl_SetAssocData(interp, STATE_KEY, StateDeleted, statePtr);
 }
 
@@ -88,6 +89,7 @@ StateDeleted(
 	objPtr->nextLive = objPtr->prevLive = NULL;
 	objPtr->statePtr = NULL;
     }
+    Tcl_DeleteHashTable(&statePtr->counters);
     ckfree(statePtr);
 }
 
@@ -176,9 +178,15 @@ VerbsObjRegister(
 	    return TCL_ERROR;
 	}
     } else {
+	int isNew;
+	Tcl_HashEntry *hPtr = Tcl_CreateHashEntry(&statePtr->counters,
+		(char *) objPtr->typePtr, &isNew);
+	size_t n = isNew ? 0 : (size_t) Tcl_GetHashValue(hPtr);
+
 	do {
+	    Tcl_SetHashValue(hPtr, (ClientData) ++n);
 	    name = Tcl_ObjPrintf("::verbs::%s%lu", objPtr->typePtr->name,
-		    ++statePtr->counter);
+		    (unsigned long) n);
 	    Tcl_IncrRefCount(name);
 	    if (!Tcl_GetCommandInfo(interp, Tcl_GetString(name), &info)) {
 		break;

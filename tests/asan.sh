@@ -20,15 +20,21 @@ make -s || exit 1
 libasan=$(${CC:-gcc} -print-file-name=libasan.so)
 [ -f "$libasan" ] || { echo "asan.sh: libasan not found" >&2; exit 1; }
 
-# The preloaded runtime goes to the suite's tclsh processes through the
-# environment (run-tests.sh and the VM pass it on); leak checking is on,
-# with the suppressions for what Tcl and libibverbs keep until exit.
+# tclsh is started through a wrapper that preloads the runtime; the suite's
+# child tclsh processes inherit it.  Leak checking is on, with suppressions
+# for what Tcl and the loader keep until exit.
+cat > "$bdir/tclsh-asan" <<WRAP
+#!/bin/sh
 export LD_PRELOAD=$libasan
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
+export ASAN_OPTIONS=detect_leaks=1:exitcode=86
 export LSAN_OPTIONS=suppressions=$src/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+exec $(command -v "$TCLSH") "\$@"
+WRAP
+chmod +x "$bdir/tclsh-asan"
+export VERBS_VM_CACHE=${VERBS_VM_CACHE:-$src/build/vm}
 log=$bdir/asan.log
-TCLSH=$TCLSH "$src/tests/run-tests.sh" all 2>&1 | tee "$log"
+TCLSH=$bdir/tclsh-asan "$src/tests/run-tests.sh" all 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if grep -aqE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$log"; then
     echo "asan.sh: sanitizer reports in $log" >&2

@@ -57,24 +57,29 @@ setup_failed() {
 
 [ -n "$run" ] && [ -r "$run/cmd.sh" ] || setup_failed "run directory '$run' not readable"
 
+# Starting a dynamically linked program costs tens of milliseconds here
+# (its libraries come over 9p, and TCG translates the dynamic loader each
+# time), so the simple steps use the static busybox and shell builtins.
+bb=/bin/busybox
+
 # /dev, /proc and /sys were moved here by init.
-mkdir -p /dev/pts /dev/shm
-mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /dev/pts 2>/dev/null
-mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+$bb mkdir -p /dev/pts /dev/shm
+$bb mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /dev/pts 2>/dev/null
+$bb mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 # The host's /run may hold stale state (pid files, sockets); start empty.
 # /tmp is deliberately left alone: it is writable through the overlay, and
 # the command's working directory might be below it.
-mount -t tmpfs -o mode=0755 tmpfs /run
+$bb mount -t tmpfs -o mode=0755 tmpfs /run
 exec 3>&2 2>/run/setup.log
-ln -sf /proc/self/fd /dev/fd 2>/dev/null
+[ -e /dev/fd ] || $bb ln -s /proc/self/fd /dev/fd
 
 # Make the unpacked Debian kernel's modules visible where modprobe looks.
 # The directory is created in the tmpfs overlay (/lib may be a symlink to
 # usr/lib on the host; mkdir -p follows it inside the new root).
-kver=$(uname -r)
-modsrc=$(cat "$run/modules")
-mkdir -p "/lib/modules/$kver" &&
-    mount --bind "$modsrc" "/lib/modules/$kver" ||
+read -r kver </proc/sys/kernel/osrelease
+read -r modsrc <"$run/modules"
+$bb mkdir -p "/lib/modules/$kver" &&
+    $bb mount -o bind "$modsrc" "/lib/modules/$kver" ||
     setup_failed "cannot bind $modsrc to /lib/modules/$kver"
 
 step "modules visible"
