@@ -21,14 +21,19 @@
 set -u
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# Starting a dynamically linked program costs tens of milliseconds here
+# (its libraries come over 9p, and TCG translates the dynamic loader each
+# time), so the simple steps use the static busybox and shell builtins.
+bb=/bin/busybox
 run=${1:-}
 nonce=none
-[ -n "$run" ] && [ -r "$run/nonce" ] && nonce=$(cat "$run/nonce")
+[ -n "$run" ] && [ -r "$run/nonce" ] && read -r nonce <"$run/nonce"
 
 # With verbs.debug=1 on the kernel command line (VERBS_VM_VERBOSE=1 on the
 # host), report how long each setup step took.
-debug=
-case " $(cat /proc/cmdline) " in *" verbs.debug=1 "*) debug=1 ;; esac
+debug=''
+read -r cmdline </proc/cmdline
+case " $cmdline " in *" verbs.debug=1 "*) debug=1 ;; esac
 step() { [ -z "$debug" ] || echo "verbs-vm: guest.sh: $(cut -d' ' -f1 /proc/uptime) s: $*"; }
 step start
 
@@ -40,7 +45,7 @@ finish() {
     stty -F /dev/console onlcr 2>/dev/null
     sleep 0.2
     sync
-    busybox poweroff -f 2>/dev/null
+    $bb poweroff -f 2>/dev/null
     echo o >/proc/sysrq-trigger 2>/dev/null
     sleep 30
     exit "$1"
@@ -56,11 +61,6 @@ setup_failed() {
 }
 
 [ -n "$run" ] && [ -r "$run/cmd.sh" ] || setup_failed "run directory '$run' not readable"
-
-# Starting a dynamically linked program costs tens of milliseconds here
-# (its libraries come over 9p, and TCG translates the dynamic loader each
-# time), so the simple steps use the static busybox and shell builtins.
-bb=/bin/busybox
 
 # /dev, /proc and /sys were moved here by init.
 $bb mkdir -p /dev/pts /dev/shm
@@ -139,7 +139,7 @@ gid_index() {
     while [ $n -lt 100 ]; do
         for g in "$port"/gids/*; do
             i=${g##*/}
-            gid= type=
+            gid='' type=''
             read -r gid <"$g" 2>/dev/null
             [ "$gid" = "$want" ] || continue
             read -r type <"$port/gid_attrs/types/$i" 2>/dev/null

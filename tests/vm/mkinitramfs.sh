@@ -36,7 +36,7 @@ fi
 if [ -f "$out" ]; then
     stale=
     for f in "$here/init" "$here/mkinitramfs.sh" "$busybox" "$moddir/modules.dep"; do
-        [ "$f" -nt "$out" ] && stale=1
+        [ -n "$(find "$f" -newer "$out")" ] && stale=1
     done
     [ -z "$stale" ] && exit 0
 fi

@@ -136,11 +136,11 @@ elapsed() { echo "$EPOCHREALTIME $t_start" | awk '{ printf "%.1f", $1 - $2 }'; }
 # (messages from init/guest.sh, qemu errors, kernel panics/oopses with
 # everything after them); from then on show everything except the sentinel.
 # The raw console is kept in console.log for the failure report.
-state=boot status= diag= started=
+state=boot status='' diag='' started=''
 exec 8>"$log"
 while :; do
     rc=0
-    if [ "$state" = done ]; then
+    if [ "$state" = finished ]; then
         # The guest powers off right after the sentinel; if it hangs
         # instead, stop it rather than waiting for the timeout.
         IFS= read -r -t 30 line || rc=$?
@@ -164,7 +164,7 @@ while :; do
         if [[ $line =~ ^(.*)VERBS-VM-EXIT=([0-9]+)\;$nonce$ ]]; then
             [ -n "${BASH_REMATCH[1]}" ] && printf '%s\n' "${BASH_REMATCH[1]}"
             status=${BASH_REMATCH[2]}
-            state=done
+            state=finished
             continue
         fi ;;
     esac
@@ -187,7 +187,7 @@ while :; do
                 printf '%s\n' "$line" ;;
             esac
         fi ;;
-    done)
+    finished)
         # Only a kernel panic while powering off would be worth seeing.
         case $line in
         *"Kernel panic"*|*"Oops"*|*"BUG:"*) printf '%s\n' "$line" ;;
