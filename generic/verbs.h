@@ -18,6 +18,7 @@
 #include <infiniband/verbs.h>
 
 #define VERBS_EXPORT __attribute__((visibility("default")))
+#define VERBS_UNUSED __attribute__((unused))	/* A callback's parameter. */
 #ifndef MODULE_SCOPE
 #   define MODULE_SCOPE extern __attribute__((visibility("hidden")))
 #endif

@@ -38,7 +38,7 @@ static const char *const ahOptions[] = {"-handle", "-pd", NULL};
 
 static int
 AhCget(
-    Tcl_Interp *interp,
+    Tcl_Interp *interp VERBS_UNUSED,
     VerbsObj *objPtr,
     int index,
     Tcl_Obj **valuePtr)
@@ -149,7 +149,7 @@ VerbsAhImplyGlobal(
 
 int
 VerbsAhCreateCmd(
-    ClientData clientData,
+    ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])

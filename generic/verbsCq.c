@@ -45,7 +45,7 @@ static const char *const cqOptions[] = {"-cqe", "-handle", "-context", NULL};
 
 static int
 CqCget(
-    Tcl_Interp *interp,
+    Tcl_Interp *interp VERBS_UNUSED,
     VerbsObj *objPtr,
     int index,
     Tcl_Obj **valuePtr)
@@ -89,7 +89,7 @@ const VerbsType verbsCqClass = {
 
 int
 VerbsCqCreateCmd(
-    ClientData clientData,
+    ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])

@@ -48,7 +48,7 @@ static const char *const contextOptions[] = {
 
 static int
 ContextCget(
-    Tcl_Interp *interp,
+    Tcl_Interp *interp VERBS_UNUSED,
     VerbsObj *objPtr,
     int index,
     Tcl_Obj **valuePtr)
@@ -119,7 +119,7 @@ const VerbsType verbsContextClass = {
 
 int
 VerbsDevicesCmd(
-    ClientData clientData,
+    ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
@@ -195,7 +195,7 @@ VerbsDevicesCmd(
 
 int
 VerbsContextOpenCmd(
-    ClientData clientData,
+    ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])

@@ -48,7 +48,7 @@ static const char *const mrOptions[] = {
 
 static int
 MrCget(
-    Tcl_Interp *interp,
+    Tcl_Interp *interp VERBS_UNUSED,
     VerbsObj *objPtr,
     int index,
     Tcl_Obj **valuePtr)
@@ -153,7 +153,7 @@ static int
 MrRead(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
-    int objc,
+    int objc VERBS_UNUSED,
     Tcl_Obj *const objv[])
 {
     VerbsMr *m = (VerbsMr *) objPtr;
@@ -170,7 +170,7 @@ static int
 MrWrite(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
-    int objc,
+    int objc VERBS_UNUSED,
     Tcl_Obj *const objv[])
 {
     VerbsMr *m = (VerbsMr *) objPtr;
@@ -232,7 +232,7 @@ MrFill(
 
 int
 VerbsMrCreateCmd(
-    ClientData clientData,
+    ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])

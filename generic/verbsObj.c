@@ -79,7 +79,7 @@ VerbsGetState(
 static void
 StateDeleted(
     ClientData clientData,
-    Tcl_Interp *interp)
+    Tcl_Interp *interp VERBS_UNUSED)
 {
     VerbsState *statePtr = (VerbsState *) clientData;
     VerbsObj *objPtr;
@@ -527,7 +527,7 @@ VerbsParseOptions(
 
 int
 VerbsObjectsCmd(
-    ClientData clientData,
+    ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
@@ -628,8 +628,8 @@ int
 VerbsChildrenMethod(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
-    int objc,
-    Tcl_Obj *const objv[])
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[] VERBS_UNUSED)
 {
     Tcl_Obj *list = Tcl_NewObj();
     VerbsObj *child;
@@ -648,8 +648,8 @@ int
 VerbsCloseMethod(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
-    int objc,
-    Tcl_Obj *const objv[])
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[] VERBS_UNUSED)
 {
     if (objPtr->token) {
 	Tcl_DeleteCommandFromToken(interp, objPtr->token);

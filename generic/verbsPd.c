@@ -37,7 +37,7 @@ static const char *const pdOptions[] = {"-handle", "-context", NULL};
 
 static int
 PdCget(
-    Tcl_Interp *interp,
+    Tcl_Interp *interp VERBS_UNUSED,
     VerbsObj *objPtr,
     int index,
     Tcl_Obj **valuePtr)
@@ -81,7 +81,7 @@ const VerbsType verbsPdClass = {
 
 int
 VerbsPdCreateCmd(
-    ClientData clientData,
+    ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])

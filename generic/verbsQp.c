@@ -156,7 +156,7 @@ GetQpCq(
 
 int
 VerbsQpCreateCmd(
-    ClientData clientData,
+    ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
@@ -331,7 +331,7 @@ static int
 QpModify(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
-    int objc,
+    int objc VERBS_UNUSED,
     Tcl_Obj *const objv[])
 {
     struct ibv_qp_attr attr;
@@ -458,8 +458,8 @@ static int
 QpQuery(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
-    int objc,
-    Tcl_Obj *const objv[])
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[] VERBS_UNUSED)
 {
     VerbsQp *q = (VerbsQp *) objPtr;
     struct ibv_qp_attr attr;
