@@ -158,6 +158,10 @@ MODULE_SCOPE Tcl_Obj *	VerbsObjName(VerbsObj *objPtr);
 MODULE_SCOPE int	VerbsParseOptions(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], int first,
 			    const char *const options[], Tcl_Obj *values[]);
+MODULE_SCOPE VerbsObj *	VerbsCreateArgs(Tcl_Interp *interp, int objc,
+			    Tcl_Obj *const objv[], int nfixed,
+			    const char *usage, const char *const options[],
+			    Tcl_Obj *values[], const VerbsType *parentClass);
 MODULE_SCOPE VerbsState *VerbsGetState(Tcl_Interp *interp);
 MODULE_SCOPE int	VerbsObjectsCmd(ClientData cd, Tcl_Interp *interp,
 			    int objc, Tcl_Obj *const objv[]);

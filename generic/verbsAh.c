@@ -161,14 +161,8 @@ VerbsAhCreateCmd(
     VerbsPd *p;
     VerbsAh *a;
 
-    if (objc < 3 || (objc % 2) != 1) {
-	Tcl_WrongNumArgs(interp, 1, objv, "pd attributes ?-command name?");
-	return TCL_ERROR;
-    }
-    if (VerbsParseOptions(interp, objc, objv, 3, options, values) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    p = (VerbsPd *) VerbsObjGet(interp, objv[1], &verbsPdClass);
+    p = (VerbsPd *) VerbsCreateArgs(interp, objc, objv, 3,
+	    "pd attributes ?-command name?", options, values, &verbsPdClass);
     if (p == NULL || VerbsParseAhAttr(interp, objv[2], &attr) != TCL_OK) {
 	return TCL_ERROR;
     }

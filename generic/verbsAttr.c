@@ -347,7 +347,9 @@ static const VerbsField deviceAttrFields[] = {
     DA(phys_port_cnt, VF_UINT, NULL),
     {NULL, 0, 0, 0, NULL, 0, 0}
 };
-const VerbsStruct verbsDeviceAttrStruct = {"device attribute", deviceAttrFields};
+const VerbsStruct verbsDeviceAttrStruct = {
+    "device attribute", deviceAttrFields
+};
 
 #define PA(f, kind, table) \
     VERBS_FIELD(struct ibv_port_attr, f, kind, table, 0, RO)

@@ -101,15 +101,9 @@ VerbsCqCreateCmd(
     struct ibv_cq *cq;
     uint64_t cqe = 16;
 
-    if (objc < 2 || (objc % 2) != 0) {
-	Tcl_WrongNumArgs(interp, 1, objv,
-		"context ?-cqe entries? ?-command name?");
-	return TCL_ERROR;
-    }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    ctx = (VerbsContext *) VerbsObjGet(interp, objv[1], &verbsContextClass);
+    ctx = (VerbsContext *) VerbsCreateArgs(interp, objc, objv, 2,
+	    "context ?-cqe entries? ?-command name?",
+	    options, values, &verbsContextClass);
     if (ctx == NULL) {
 	return TCL_ERROR;
     }

@@ -250,15 +250,9 @@ VerbsMrCreateCmd(
     long page = sysconf(_SC_PAGESIZE);
     int err;
 
-    if (objc < 2 || (objc % 2) != 0) {
-	Tcl_WrongNumArgs(interp, 1, objv,
-		"pd -length bytes ?-access flags? ?-command name?");
-	return TCL_ERROR;
-    }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    p = (VerbsPd *) VerbsObjGet(interp, objv[1], &verbsPdClass);
+    p = (VerbsPd *) VerbsCreateArgs(interp, objc, objv, 2,
+	    "pd -length bytes ?-access flags? ?-command name?",
+	    options, values, &verbsPdClass);
     if (p == NULL) {
 	return TCL_ERROR;
     }

@@ -512,6 +512,48 @@ VerbsParseOptions(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsCreateArgs --
+ *
+ *	The common start of every create command: "create PARENT ?FIXED
+ *	...? ?-option value ...?".  Checks the word count (nfixed words up
+ *	to and including the fixed arguments, then pairs), parses the
+ *	options into values and resolves PARENT to an object of
+ *	parentClass.
+ *
+ * Results:
+ *	The parent object, or NULL with an error in interp.
+ *
+ * Side effects:
+ *	Fills values.
+ *
+ *----------------------------------------------------------------------
+ */
+
+VerbsObj *
+VerbsCreateArgs(
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[],
+    int nfixed,
+    const char *usage,
+    const char *const options[],
+    Tcl_Obj *values[],
+    const VerbsType *parentClass)
+{
+    if (objc < nfixed || (objc - nfixed) % 2 != 0) {
+	Tcl_WrongNumArgs(interp, 1, objv, usage);
+	return NULL;
+    }
+    if (VerbsParseOptions(interp, objc, objv, nfixed, options, values)
+	    != TCL_OK) {
+	return NULL;
+    }
+    return VerbsObjGet(interp, objv[1], parentClass);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsObjectsCmd --
  *
  *	verbs::objects ?TYPE?: the live object commands, oldest first.

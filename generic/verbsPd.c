@@ -89,21 +89,12 @@ VerbsPdCreateCmd(
     VerbsContext *ctx;
     VerbsPd *p;
     struct ibv_pd *pd;
-    Tcl_Obj *nameObj;
 
     static const char *const options[] = {"-command", NULL};
     Tcl_Obj *values[1] = {NULL};
 
-    if (objc < 2 || (objc % 2) != 0) {
-	Tcl_WrongNumArgs(interp, 1, objv, "context ?-command name?");
-	return TCL_ERROR;
-    }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, values)
-	    != TCL_OK) {
-	return TCL_ERROR;
-    }
-    nameObj = values[0];
-    ctx = (VerbsContext *) VerbsObjGet(interp, objv[1], &verbsContextClass);
+    ctx = (VerbsContext *) VerbsCreateArgs(interp, objc, objv, 2,
+	    "context ?-command name?", options, values, &verbsContextClass);
     if (ctx == NULL) {
 	return TCL_ERROR;
     }
@@ -113,7 +104,7 @@ VerbsPdCreateCmd(
     }
     p = (VerbsPd *) VerbsObjNew(&verbsPdClass);
     p->pd = pd;
-    if (VerbsObjRegister(interp, &p->obj, &ctx->obj, nameObj) != TCL_OK) {
+    if (VerbsObjRegister(interp, &p->obj, &ctx->obj, values[0]) != TCL_OK) {
 	ibv_dealloc_pd(pd);
 	ckfree(p);
 	return TCL_ERROR;

@@ -175,15 +175,10 @@ VerbsQpCreateCmd(
     uint64_t type = IBV_QPT_RC;
     int sigAll = 0;
 
-    if (objc < 2 || (objc % 2) != 0) {
-	Tcl_WrongNumArgs(interp, 1, objv, "pd -send_cq cq ?-recv_cq cq? "
-		"?-type type? ?-cap dict? ?-sq_sig_all bool? ?-command name?");
-	return TCL_ERROR;
-    }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    p = (VerbsPd *) VerbsObjGet(interp, objv[1], &verbsPdClass);
+    p = (VerbsPd *) VerbsCreateArgs(interp, objc, objv, 2,
+	    "pd -send_cq cq ?-recv_cq cq? ?-type type? ?-cap dict? "
+	    "?-sq_sig_all bool? ?-command name?",
+	    options, values, &verbsPdClass);
     if (p == NULL) {
 	return TCL_ERROR;
     }
@@ -784,13 +779,26 @@ ParseRecvWr(
  */
 
 static int
+PostFailed(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    const char *call,
+    long badIndex,
+    int err)
+{
+    char what[32];
+
+    snprintf(what, sizeof(what), "wr %ld", badIndex);
+    return VerbsSysError(interp, call, objPtr, what, err);
+}
+
+static int
 QpPostSend(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
     int objc,
     Tcl_Obj *const objv[])
 {
-    VerbsQp *q = (VerbsQp *) objPtr;
     int n = objc - 2, i, err, result = TCL_ERROR;
     struct ibv_send_wr *wrs, *bad = NULL;
 
@@ -802,16 +810,9 @@ QpPostSend(
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
     }
-    err = ibv_post_send(q->qp, wrs, &bad);
-    if (err) {
-	char what[64];
-
-	snprintf(what, sizeof(what), "wr %d", bad ? (int)(bad - wrs) : 0);
-	VerbsSysError(interp, "ibv_post_send", objPtr, what, err);
-	goto done;
-    }
-    Tcl_ResetResult(interp);
-    result = TCL_OK;
+    err = ibv_post_send(((VerbsQp *) objPtr)->qp, wrs, &bad);
+    result = err ? PostFailed(interp, objPtr, "ibv_post_send",
+	    bad ? bad - wrs : 0, err) : TCL_OK;
   done:
     for (i = 0; i < n; i++) {
 	if (wrs[i].sg_list) {
@@ -829,7 +830,6 @@ QpPostRecv(
     int objc,
     Tcl_Obj *const objv[])
 {
-    VerbsQp *q = (VerbsQp *) objPtr;
     int n = objc - 2, i, err, result = TCL_ERROR;
     struct ibv_recv_wr *wrs, *bad = NULL;
 
@@ -841,16 +841,9 @@ QpPostRecv(
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
     }
-    err = ibv_post_recv(q->qp, wrs, &bad);
-    if (err) {
-	char what[64];
-
-	snprintf(what, sizeof(what), "wr %d", bad ? (int)(bad - wrs) : 0);
-	VerbsSysError(interp, "ibv_post_recv", objPtr, what, err);
-	goto done;
-    }
-    Tcl_ResetResult(interp);
-    result = TCL_OK;
+    err = ibv_post_recv(((VerbsQp *) objPtr)->qp, wrs, &bad);
+    result = err ? PostFailed(interp, objPtr, "ibv_post_recv",
+	    bad ? bad - wrs : 0, err) : TCL_OK;
   done:
     for (i = 0; i < n; i++) {
 	if (wrs[i].sg_list) {
