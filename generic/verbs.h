@@ -71,6 +71,12 @@ typedef struct VerbsType {
     void (*freeProc)(VerbsObj *objPtr);
 				/* Destroys the C resource, drops the
 				 * cross references it holds. */
+    int (*eventProc)(Tcl_Interp *interp, VerbsObj *objPtr,
+	    Tcl_Obj **eventPtr);
+				/* Reads one event from the object's event
+				 * fd without blocking: TCL_OK with *eventPtr
+				 * the event, or NULL when there is none.
+				 * NULL for types without events. */
 } VerbsType;
 
 struct VerbsObj {
@@ -85,6 +91,8 @@ struct VerbsObj {
     VerbsObj *prevLive;
     int refCount;
     int deleting;		/* The command's delete proc is running. */
+    Tcl_Obj *notifyScript;	/* [$obj notify] callback, or NULL. */
+    int notifyFd;		/* The fd its file handler watches. */
 };
 
 /*
@@ -108,6 +116,11 @@ typedef struct VerbsContext {
     char *devName;
 } VerbsContext;
 
+typedef struct VerbsChannel {
+    VerbsObj obj;
+    struct ibv_comp_channel *channel;
+} VerbsChannel;
+
 typedef struct VerbsPd {
     VerbsObj obj;
     struct ibv_pd *pd;
@@ -125,6 +138,7 @@ typedef struct VerbsCq {
     VerbsObj obj;
     struct ibv_cq *cq;
     int cqe;
+    VerbsChannel *channel;	/* Referenced, not owned; or NULL. */
 } VerbsCq;
 
 typedef struct VerbsQp {
@@ -227,7 +241,7 @@ MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 	verbsPortCapFlags[], verbsPortCapFlags2[], verbsQpTypes[],
 	verbsSendFlags[], verbsWrOpcode[], verbsMigState[], verbsQpState[],
 	verbsAccessFlags[], verbsNodeType[], verbsTransportType[], verbsRate[],
-	verbsMtu[], verbsLinkLayer[], verbsGidType[];
+	verbsMtu[], verbsLinkLayer[], verbsGidType[], verbsEventType[];
 
 MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
 	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,
@@ -265,15 +279,26 @@ MODULE_SCOPE int	VerbsSysError(Tcl_Interp *interp, const char *call,
 			    VerbsObj *objPtr, const char *what, int errnum);
 
 /*
+ * Event loop plumbing (verbsEvent.c).
+ */
+
+MODULE_SCOPE int	VerbsNotify(Tcl_Interp *interp, VerbsObj *objPtr,
+			    int fd, int objc, Tcl_Obj *const objv[]);
+MODULE_SCOPE void	VerbsNotifyStop(VerbsObj *objPtr);
+MODULE_SCOPE int	VerbsWaitEvent(Tcl_Interp *interp, VerbsObj *objPtr,
+			    int fd, int objc, Tcl_Obj *const objv[]);
+MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
+
+/*
  * Type descriptors and creation commands, one file each.
  */
 
 MODULE_SCOPE const VerbsType verbsContextClass, verbsPdClass, verbsMrClass,
-	verbsCqClass, verbsQpClass, verbsAhClass;
+	verbsCqClass, verbsQpClass, verbsAhClass, verbsChannelClass;
 
 MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsContextOpenCmd,
 	VerbsPdCreateCmd, VerbsMrCreateCmd, VerbsCqCreateCmd,
-	VerbsQpCreateCmd, VerbsAhCreateCmd;
+	VerbsQpCreateCmd, VerbsAhCreateCmd, VerbsChannelCreateCmd;
 
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,

@@ -59,7 +59,7 @@ AhFree(
 }
 
 const VerbsType verbsAhClass = {
-    "ah", sizeof(VerbsAh), ahMethods, ahOptions, AhCget, AhFree
+    "ah", sizeof(VerbsAh), ahMethods, ahOptions, AhCget, AhFree, NULL
 };
 
 /*

@@ -2,7 +2,8 @@
  * verbsCq.c --
  *
  *	Completion queues: [verbs::cq create], polling, and waiting for a
- *	number of completions with a timeout.
+ *	number of completions with a timeout; completion channels, whose
+ *	events reach scripts through the event loop.
  *
  * Copyright (c) 2026 The verbs authors.
  * See the file "LICENSE" for terms of use and redistribution.
@@ -14,31 +15,47 @@
 
 #define POLL_BATCH 64
 
-static VerbsMethodProc CqPoll, CqWait;
+static VerbsMethodProc CqPoll, CqReqNotify, CqWait, ChannelNotify,
+	ChannelWait;
 
 static const VerbsMethod cqMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
     {"poll", CqPoll, 0, 1, "?max?"},
+    {"req_notify", CqReqNotify, 0, 1, "?-solicited?"},
     {"wait", CqWait, 1, 3, "count ?-timeout ms?"},
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const cqOptions[] = {"-cqe", "-handle", "-context", NULL};
+static const char *const cqOptions[] = {
+    "-cqe", "-handle", "-context", "-channel", NULL
+};
+
+static const VerbsMethod channelMethods[] = {
+    VERBS_METHOD_CGET,
+    VERBS_METHOD_CHILDREN,
+    VERBS_METHOD_CLOSE,
+    {"notify", ChannelNotify, 0, 1, "?script?"},
+    {"wait", ChannelWait, 0, 2, "?-timeout ms?"},
+    {NULL, NULL, 0, 0, NULL}
+};
+
+static const char *const channelOptions[] = {"-fd", "-context", NULL};
 
 /*
  *----------------------------------------------------------------------
  *
  * CqCget, CqFree --
  *
- *	cget options; destruction once no QP uses the CQ.
+ *	cget options; destruction once no QP uses the CQ, which then lets
+ *	go of its channel.
  *
  * Results:
  *	CqCget: TCL_OK with *valuePtr set.
  *
  * Side effects:
- *	CqFree: ibv_destroy_cq.
+ *	CqFree: ibv_destroy_cq, releases the channel reference.
  *
  *----------------------------------------------------------------------
  */
@@ -55,7 +72,10 @@ CqCget(
     switch (index) {
     case 0: *valuePtr = Tcl_NewIntObj(c->cq->cqe); break;
     case 1: *valuePtr = Tcl_NewWideIntObj(c->cq->handle); break;
-    default: *valuePtr = VerbsObjName(objPtr->parent); break;
+    case 2: *valuePtr = VerbsObjName(objPtr->parent); break;
+    default:
+	*valuePtr = c->channel ? VerbsObjName(&c->channel->obj) : Tcl_NewObj();
+	break;
     }
     return TCL_OK;
 }
@@ -64,11 +84,16 @@ static void
 CqFree(
     VerbsObj *objPtr)
 {
-    ibv_destroy_cq(((VerbsCq *) objPtr)->cq);
+    VerbsCq *c = (VerbsCq *) objPtr;
+
+    ibv_destroy_cq(c->cq);
+    if (c->channel) {
+	VerbsObjRelease(&c->channel->obj);
+    }
 }
 
 const VerbsType verbsCqClass = {
-    "cq", sizeof(VerbsCq), cqMethods, cqOptions, CqCget, CqFree
+    "cq", sizeof(VerbsCq), cqMethods, cqOptions, CqCget, CqFree, NULL
 };
 
 /*
@@ -76,13 +101,14 @@ const VerbsType verbsCqClass = {
  *
  * VerbsCqCreateCmd --
  *
- *	verbs::cq create CONTEXT ?-cqe N? ?-command NAME?
+ *	verbs::cq create CONTEXT ?-cqe N? ?-channel CHANNEL?
+ *		?-comp_vector N? ?-command NAME?
  *
  * Results:
  *	The cq object command's name.
  *
  * Side effects:
- *	ibv_create_cq.
+ *	ibv_create_cq; takes a reference on the channel.
  *
  *----------------------------------------------------------------------
  */
@@ -94,34 +120,64 @@ VerbsCqCreateCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-command", "-cqe", NULL};
-    Tcl_Obj *values[2] = {NULL, NULL};
+    static const char *const options[] = {
+	"-channel", "-command", "-comp_vector", "-cqe", NULL
+    };
+    enum { O_CHANNEL, O_COMMAND, O_COMP_VECTOR, O_CQE };
+    Tcl_Obj *values[4] = {NULL, NULL, NULL, NULL};
     VerbsContext *ctx;
+    VerbsChannel *ch = NULL;
     VerbsCq *c;
-    struct ibv_cq *cq;
-    uint64_t cqe = 16;
+    uint64_t cqe = 16, vector = 0;
 
     ctx = (VerbsContext *) VerbsCreateArgs(interp, objc, objv, 2,
-	    "context ?-cqe entries? ?-command name?",
+	    "context ?-cqe entries? ?-channel channel? ?-comp_vector n? "
+	    "?-command name?",
 	    options, values, &verbsContextClass);
     if (ctx == NULL) {
 	return TCL_ERROR;
     }
-    if (values[1] && VerbsGetUInt(interp, "-cqe", values[1], INT32_MAX,
-	    &cqe) != TCL_OK) {
+    if ((values[O_CQE] && VerbsGetUInt(interp, "-cqe", values[O_CQE],
+	    INT32_MAX, &cqe) != TCL_OK) || (values[O_COMP_VECTOR]
+	    && VerbsGetUInt(interp, "-comp_vector", values[O_COMP_VECTOR],
+	    INT32_MAX, &vector) != TCL_OK)) {
 	return TCL_ERROR;
     }
-    cq = ibv_create_cq(ctx->ctx, (int) cqe, NULL, NULL, 0);
-    if (cq == NULL) {
+    if (values[O_CHANNEL]) {
+	ch = (VerbsChannel *) VerbsObjGet(interp, values[O_CHANNEL],
+		&verbsChannelClass);
+	if (ch == NULL) {
+	    return TCL_ERROR;
+	}
+	if (ch->obj.parent != &ctx->obj) {
+	    return VerbsArgError(interp, "-channel", values[O_CHANNEL],
+		    "-channel \"%s\" is on another device context",
+		    Tcl_GetString(values[O_CHANNEL]));
+	}
+    }
+
+    /*
+     * The CQ's context pointer is its object, so that a completion event
+     * names the CQ it is for.
+     */
+
+    c = (VerbsCq *) VerbsObjNew(&verbsCqClass);
+    c->cq = ibv_create_cq(ctx->ctx, (int) cqe, c, ch ? ch->channel : NULL,
+	    (int) vector);
+    if (c->cq == NULL) {
+	ckfree(c);
 	return VerbsSysError(interp, "ibv_create_cq", &ctx->obj, NULL, errno);
     }
-    c = (VerbsCq *) VerbsObjNew(&verbsCqClass);
-    c->cq = cq;
     c->cqe = (int) cqe;
-    if (VerbsObjRegister(interp, &c->obj, &ctx->obj, values[0]) != TCL_OK) {
-	ibv_destroy_cq(cq);
+    if (VerbsObjRegister(interp, &c->obj, &ctx->obj, values[O_COMMAND])
+	    != TCL_OK) {
+	ibv_destroy_cq(c->cq);
 	ckfree(c);
 	return TCL_ERROR;
+    }
+    if (ch) {
+	c->channel = ch;
+	VerbsObjRetain(&ch->obj);
     }
     return TCL_OK;
 }
@@ -294,5 +350,213 @@ CqWait(
 	}
     }
     Tcl_SetObjResult(interp, list);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CqReqNotify --
+ *
+ *	$cq req_notify ?-solicited?: arm the CQ, so that its channel gets
+ *	an event for the next completion (or the next solicited one).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	ibv_req_notify_cq.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CqReqNotify(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const char *const options[] = {"-solicited", NULL};
+    VerbsCq *c = (VerbsCq *) objPtr;
+    int index, err;
+
+    if (objc == 3 && Tcl_GetIndexFromObj(interp, objv[2], options, "option",
+	    0, &index) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (c->channel == NULL) {
+	Tcl_Obj *name = VerbsObjName(objPtr);
+
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s has no completion channel "
+		"(create it with -channel)", Tcl_GetString(name)));
+	Tcl_DecrRefCount(name);
+	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-channel", "", NULL);
+	return TCL_ERROR;
+    }
+    err = ibv_req_notify_cq(c->cq, objc == 3);
+    if (err) {
+	return VerbsSysError(interp, "ibv_req_notify_cq", objPtr, NULL, err);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ChannelCget, ChannelFree, ChannelEvent --
+ *
+ *	cget options; destruction once no CQ uses the channel; reading one
+ *	completion event (the eventProc): the event is the CQ's name (empty
+ *	when the CQ's command is gone but a QP keeps it), acknowledged at
+ *	once.
+ *
+ * Results:
+ *	ChannelCget, ChannelEvent: a standard Tcl result.
+ *
+ * Side effects:
+ *	ChannelFree: ibv_destroy_comp_channel.  ChannelEvent: consumes
+ *	and acknowledges an event.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ChannelCget(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    int index,
+    Tcl_Obj **valuePtr)
+{
+    if (index == 0) {
+	*valuePtr = Tcl_NewIntObj(((VerbsChannel *) objPtr)->channel->fd);
+    } else {
+	*valuePtr = VerbsObjName(objPtr->parent);
+    }
+    return TCL_OK;
+}
+
+static void
+ChannelFree(
+    VerbsObj *objPtr)
+{
+    ibv_destroy_comp_channel(((VerbsChannel *) objPtr)->channel);
+}
+
+static int
+ChannelEvent(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    Tcl_Obj **eventPtr)
+{
+    struct ibv_cq *cq;
+    void *cqContext;
+
+    *eventPtr = NULL;
+    if (ibv_get_cq_event(((VerbsChannel *) objPtr)->channel, &cq,
+	    &cqContext) != 0) {
+	if (errno == EAGAIN || errno == EINTR) {
+	    return TCL_OK;
+	}
+	return VerbsSysError(interp, "ibv_get_cq_event", objPtr, NULL, errno);
+    }
+    ibv_ack_cq_events(cq, 1);
+    *eventPtr = VerbsObjName((VerbsObj *) cqContext);
+    return TCL_OK;
+}
+
+const VerbsType verbsChannelClass = {
+    "channel", sizeof(VerbsChannel), channelMethods, channelOptions,
+    ChannelCget, ChannelFree, ChannelEvent
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ChannelNotify, ChannelWait --
+ *
+ *	$channel notify ?script?: run "script CQ" from the event loop for
+ *	every completion event.  $channel wait ?-timeout ms?: block for
+ *	the next one and return the CQ.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	See VerbsNotify and VerbsWaitEvent.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ChannelNotify(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return VerbsNotify(interp, objPtr, ((VerbsChannel *) objPtr)->channel->fd,
+	    objc, objv);
+}
+
+static int
+ChannelWait(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return VerbsWaitEvent(interp, objPtr,
+	    ((VerbsChannel *) objPtr)->channel->fd, objc, objv);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsChannelCreateCmd --
+ *
+ *	verbs::channel create CONTEXT ?-command NAME?
+ *
+ * Results:
+ *	The channel object command's name.
+ *
+ * Side effects:
+ *	ibv_create_comp_channel; its fd is made non-blocking.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsChannelCreateCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const char *const options[] = {"-command", NULL};
+    Tcl_Obj *values[1] = {NULL};
+    VerbsContext *ctx;
+    VerbsChannel *ch;
+    struct ibv_comp_channel *channel;
+
+    ctx = (VerbsContext *) VerbsCreateArgs(interp, objc, objv, 2,
+	    "context ?-command name?", options, values, &verbsContextClass);
+    if (ctx == NULL) {
+	return TCL_ERROR;
+    }
+    channel = ibv_create_comp_channel(ctx->ctx);
+    if (channel == NULL) {
+	return VerbsSysError(interp, "ibv_create_comp_channel", &ctx->obj,
+		NULL, errno);
+    }
+    ch = (VerbsChannel *) VerbsObjNew(&verbsChannelClass);
+    ch->channel = channel;
+    if (VerbsSetNonBlocking(interp, channel->fd) != TCL_OK
+	    || VerbsObjRegister(interp, &ch->obj, &ctx->obj, values[0])
+	    != TCL_OK) {
+	ibv_destroy_comp_channel(channel);
+	ckfree(ch);
+	return TCL_ERROR;
+    }
     return TCL_OK;
 }

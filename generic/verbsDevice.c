@@ -14,14 +14,16 @@
 #include <errno.h>
 #include <string.h>
 
-static VerbsMethodProc ContextQuery;
+static VerbsMethodProc ContextNotify, ContextQuery, ContextWait;
 
 static const VerbsMethod contextMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
+    {"notify", ContextNotify, 0, 1, "?script?"},
     {"query", ContextQuery, 1, 3, "device|port PORT|gid PORT INDEX|"
 	    "gid_entry PORT INDEX|pkey PORT INDEX"},
+    {"wait", ContextWait, 0, 2, "?-timeout ms?"},
     {NULL, NULL, 0, 0, NULL}
 };
 
@@ -94,10 +96,124 @@ ContextFree(
     ckfree(c->devName);
 }
 
+/*
+ *----------------------------------------------------------------------
+ *
+ * ContextEvent --
+ *
+ *	The context's eventProc: read one asynchronous event and describe
+ *	it as a dict: event_type, plus qp and qp_num, cq, srq_handle,
+ *	wq_handle or port_num for the events about those.  The event is
+ *	acknowledged before any script sees it, so that a script may
+ *	destroy the QP or CQ it names (destruction waits for the ack).
+ *
+ * Results:
+ *	A standard Tcl result; *eventPtr is NULL when none is pending.
+ *
+ * Side effects:
+ *	Consumes and acknowledges an event.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ContextEvent(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    Tcl_Obj **eventPtr)
+{
+    struct ibv_async_event ev;
+    Tcl_Obj *d;
+
+    *eventPtr = NULL;
+    if (ibv_get_async_event(((VerbsContext *) objPtr)->ctx, &ev) != 0) {
+	if (errno == EAGAIN || errno == EINTR) {
+	    return TCL_OK;
+	}
+	return VerbsSysError(interp, "ibv_get_async_event", objPtr, NULL,
+		errno);
+    }
+    d = Tcl_NewDictObj();
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("event_type", -1),
+	    VerbsEnumObj(verbsEventType, ev.event_type));
+    switch (ev.event_type) {
+    case IBV_EVENT_CQ_ERR:
+	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("cq", -1),
+		VerbsObjName((VerbsObj *) ev.element.cq->cq_context));
+	break;
+    case IBV_EVENT_QP_FATAL: case IBV_EVENT_QP_REQ_ERR:
+    case IBV_EVENT_QP_ACCESS_ERR: case IBV_EVENT_COMM_EST:
+    case IBV_EVENT_SQ_DRAINED: case IBV_EVENT_PATH_MIG:
+    case IBV_EVENT_PATH_MIG_ERR: case IBV_EVENT_QP_LAST_WQE_REACHED:
+	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("qp", -1),
+		VerbsObjName((VerbsObj *) ev.element.qp->qp_context));
+	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("qp_num", -1),
+		Tcl_NewWideIntObj(ev.element.qp->qp_num));
+	break;
+    case IBV_EVENT_SRQ_ERR: case IBV_EVENT_SRQ_LIMIT_REACHED:
+	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("srq_handle", -1),
+		Tcl_NewWideIntObj(ev.element.srq->handle));
+	break;
+    case IBV_EVENT_WQ_FATAL:
+	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("wq_handle", -1),
+		Tcl_NewWideIntObj(ev.element.wq->handle));
+	break;
+    case IBV_EVENT_DEVICE_FATAL:
+	break;
+    default:
+	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("port_num", -1),
+		Tcl_NewIntObj(ev.element.port_num));
+	break;
+    }
+    ibv_ack_async_event(&ev);
+    *eventPtr = d;
+    return TCL_OK;
+}
+
 const VerbsType verbsContextClass = {
     "context", sizeof(VerbsContext), contextMethods, contextOptions,
-    ContextCget, ContextFree
+    ContextCget, ContextFree, ContextEvent
 };
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ContextNotify, ContextWait --
+ *
+ *	$ctx notify ?script?: run "script EVENT" from the event loop for
+ *	every asynchronous event of the device.  $ctx wait ?-timeout ms?:
+ *	block for the next one.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	See VerbsNotify and VerbsWaitEvent.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ContextNotify(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return VerbsNotify(interp, objPtr,
+	    ((VerbsContext *) objPtr)->ctx->async_fd, objc, objv);
+}
+
+static int
+ContextWait(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return VerbsWaitEvent(interp, objPtr,
+	    ((VerbsContext *) objPtr)->ctx->async_fd, objc, objv);
+}
 
 /*
  *----------------------------------------------------------------------
@@ -247,7 +363,8 @@ VerbsContextOpenCmd(
     c->ctx = ctx;
     c->devName = ckalloc(strlen(devName) + 1);
     strcpy(c->devName, devName);
-    if (VerbsObjRegister(interp, &c->obj, NULL, nameObj) != TCL_OK) {
+    if (VerbsSetNonBlocking(interp, ctx->async_fd) != TCL_OK
+	    || VerbsObjRegister(interp, &c->obj, NULL, nameObj) != TCL_OK) {
 	ContextFree(&c->obj);
 	ckfree(c);
 	return TCL_ERROR;

@@ -38,6 +38,9 @@ static const EnsembleCmd qpCmds[] = {
 static const EnsembleCmd ahCmds[] = {
     {"create", VerbsAhCreateCmd}, {NULL, NULL}
 };
+static const EnsembleCmd channelCmds[] = {
+    {"create", VerbsChannelCreateCmd}, {NULL, NULL}
+};
 
 static const Ensemble ensembles[] = {
     {"context", contextCmds},
@@ -46,6 +49,7 @@ static const Ensemble ensembles[] = {
     {"cq", cqCmds},
     {"qp", qpCmds},
     {"ah", ahCmds},
+    {"channel", channelCmds},
     {NULL, NULL}
 };
 

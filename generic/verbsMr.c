@@ -78,7 +78,7 @@ MrFree(
 }
 
 const VerbsType verbsMrClass = {
-    "mr", sizeof(VerbsMr), mrMethods, mrOptions, MrCget, MrFree
+    "mr", sizeof(VerbsMr), mrMethods, mrOptions, MrCget, MrFree, NULL
 };
 
 /*

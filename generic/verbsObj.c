@@ -319,6 +319,7 @@ ObjectDeleted(
      * children list keeps this object alive, since each holds a reference.
      */
 
+    VerbsNotifyStop(objPtr);
     VerbsObjRetain(objPtr);
   again:
     for (child = objPtr->children; child; child = child->nextSibling) {

@@ -60,7 +60,7 @@ PdFree(
 }
 
 const VerbsType verbsPdClass = {
-    "pd", sizeof(VerbsPd), pdMethods, pdOptions, PdCget, PdFree
+    "pd", sizeof(VerbsPd), pdMethods, pdOptions, PdCget, PdFree, NULL
 };
 
 /*

@@ -100,7 +100,7 @@ QpFree(
 }
 
 const VerbsType verbsQpClass = {
-    "qp", sizeof(VerbsQp), qpMethods, qpOptions, QpCget, QpFree
+    "qp", sizeof(VerbsQp), qpMethods, qpOptions, QpCget, QpFree, NULL
 };
 
 /*
@@ -221,11 +221,18 @@ VerbsQpCreateCmd(
 	    values[O_CAP], &init.cap, NULL) != TCL_OK) {
 	return TCL_ERROR;
     }
+    /*
+     * The QP's context pointer is its object, so that an async event
+     * names the QP it is about.
+     */
+
+    q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
+    init.qp_context = q;
     qp = ibv_create_qp(p->pd, &init);
     if (qp == NULL) {
+	ckfree(q);
 	return VerbsSysError(interp, "ibv_create_qp", &p->obj, NULL, errno);
     }
-    q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
     q->qp = qp;
     q->sendCq = sendCq;
     q->recvCq = recvCq;

@@ -8,6 +8,13 @@ package require tcltest 2.5
 namespace import ::tcltest::*
 
 configure -testdir [file dirname [file normalize [info script]]]
+
+# A sanitizer run (tests/asan.sh) starts each test file through a wrapper
+# that preloads the runtime into tclsh alone.
+if {[info exists env(VERBS_TCLSH)]} {
+    interpreter $env(VERBS_TCLSH)
+}
+unset -nocomplain env(LD_PRELOAD)
 configure {*}$argv -singleproc 0
 
 set ::verbsExit 0

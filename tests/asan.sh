@@ -20,18 +20,20 @@ make -s || exit 1
 libasan=$(${CC:-gcc} -print-file-name=libasan.so)
 [ -f "$libasan" ] || { echo "asan.sh: libasan not found" >&2; exit 1; }
 
-# tclsh is started through a wrapper that preloads the runtime; the suite's
-# child tclsh processes inherit it.  Leak checking is on, with suppressions
-# for what Tcl and the loader keep until exit.
+# tclsh is started through a wrapper that preloads the runtime into it
+# alone: tests/all.tcl starts its child tclsh processes through
+# $VERBS_TCLSH, and the suite drops LD_PRELOAD from its environment so that
+# the programs it runs (ip, make) are not instrumented.  Leak checking is
+# on, with suppressions for what Tcl and the loader keep until exit.
 cat > "$bdir/tclsh-asan" <<WRAP
 #!/bin/sh
-export LD_PRELOAD=$libasan
+LD_PRELOAD=$libasan exec $(command -v "$TCLSH") "\$@"
+WRAP
+chmod +x "$bdir/tclsh-asan"
+export VERBS_TCLSH=$bdir/tclsh-asan
 export ASAN_OPTIONS=detect_leaks=1:exitcode=86
 export LSAN_OPTIONS=suppressions=$src/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-exec $(command -v "$TCLSH") "\$@"
-WRAP
-chmod +x "$bdir/tclsh-asan"
 export VERBS_VM_CACHE=${VERBS_VM_CACHE:-$src/build/vm}
 log=$bdir/asan.log
 TCLSH=$bdir/tclsh-asan "$src/tests/run-tests.sh" all 2>&1 | tee "$log"

@@ -12,6 +12,10 @@
 #	vm         running in the Soft-RoCE VM of tests/vm
 
 package require tcltest 2.5
+unset -nocomplain ::env(LD_PRELOAD)	;# see all.tcl
+if {[info exists ::env(VERBS_TCLSH)]} {
+    ::tcltest::interpreter $::env(VERBS_TCLSH)
+}
 namespace import -force ::tcltest::*
 eval configure $argv
 package require verbs

@@ -1,0 +1,261 @@
+/*
+ * verbsEvent.c --
+ *
+ *	The Tcl event loop side of RDMA events: [$obj notify ?script?] runs
+ *	a script for every event an object's fd delivers (completion
+ *	channels, the device's async events), and [$obj wait ?-timeout
+ *	ms?] is the blocking form.  The event itself is read by the type's
+ *	eventProc.
+ *
+ * Copyright (c) 2026 The verbs authors.
+ * See the file "LICENSE" for terms of use and redistribution.
+ */
+
+#include "verbs.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <time.h>
+
+static Tcl_FileProc NotifyReadable;
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsSetNonBlocking --
+ *
+ *	Put an event fd into non-blocking mode, so that a handler can read
+ *	until it is empty.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	fcntl on the fd.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsSetNonBlocking(
+    Tcl_Interp *interp,
+    int fd)
+{
+    int flags = fcntl(fd, F_GETFL);
+
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+	return VerbsSysError(interp, "fcntl", NULL, "O_NONBLOCK", errno);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsNotify --
+ *
+ *	$obj notify ?script?: with no script, the current one; with an
+ *	empty one, stop; otherwise call "script EVENT" at global level for
+ *	every event on fd, from the event loop.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Creates or deletes a file handler.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsNotify(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int fd,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    int length;
+
+    if (objc == 2) {
+	if (objPtr->notifyScript) {
+	    Tcl_SetObjResult(interp, objPtr->notifyScript);
+	}
+	return TCL_OK;
+    }
+    VerbsNotifyStop(objPtr);
+    Tcl_GetStringFromObj(objv[2], &length);
+    if (length > 0) {
+	objPtr->notifyScript = objv[2];
+	Tcl_IncrRefCount(objPtr->notifyScript);
+	objPtr->notifyFd = fd;
+	Tcl_CreateFileHandler(fd, TCL_READABLE, NotifyReadable, objPtr);
+    }
+    Tcl_ResetResult(interp);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsNotifyStop --
+ *
+ *	Remove an object's notify handler, if it has one.  Called when the
+ *	script is replaced and when the object's command is deleted.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Deletes the file handler.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsNotifyStop(
+    VerbsObj *objPtr)
+{
+    if (objPtr->notifyScript) {
+	Tcl_DeleteFileHandler(objPtr->notifyFd);
+	Tcl_DecrRefCount(objPtr->notifyScript);
+	objPtr->notifyScript = NULL;
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * NotifyReadable --
+ *
+ *	File handler: read every pending event and run the script for
+ *	each.  Errors go to [interp bgerror]; a failing read also stops
+ *	the handler.  The script may close the object or change its
+ *	script: both end the loop.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Runs scripts.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+NotifyReadable(
+    ClientData clientData,
+    int mask VERBS_UNUSED)
+{
+    VerbsObj *objPtr = (VerbsObj *) clientData;
+    Tcl_Interp *interp = objPtr->statePtr->interp;
+    Tcl_Obj *script = objPtr->notifyScript, *event, *cmd;
+    int code;
+
+    VerbsObjRetain(objPtr);
+    Tcl_Preserve(interp);
+    Tcl_IncrRefCount(script);
+    while (objPtr->token && objPtr->notifyScript == script) {
+	if (objPtr->typePtr->eventProc(interp, objPtr, &event) != TCL_OK) {
+	    /* The fd is broken: report once and stop watching it. */
+	    Tcl_BackgroundException(interp, TCL_ERROR);
+	    VerbsNotifyStop(objPtr);
+	    break;
+	}
+	if (event == NULL) {
+	    break;
+	}
+	cmd = Tcl_DuplicateObj(script);
+	Tcl_IncrRefCount(cmd);
+	Tcl_ListObjAppendElement(NULL, cmd, event);
+	code = Tcl_EvalObjEx(interp, cmd, TCL_EVAL_GLOBAL);
+	Tcl_DecrRefCount(cmd);
+	if (code != TCL_OK) {
+	    Tcl_BackgroundException(interp, code);
+	}
+    }
+    Tcl_DecrRefCount(script);
+    Tcl_Release(interp);
+    VerbsObjRelease(objPtr);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsWaitEvent --
+ *
+ *	$obj wait ?-timeout ms?: block until the next event (default
+ *	timeout 5000 ms; -1 waits for ever).
+ *
+ * Results:
+ *	The event, or an error with errorCode {VERBS TIMEOUT 0}.
+ *
+ * Side effects:
+ *	Consumes one event.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsWaitEvent(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int fd,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const char *const options[] = {"-timeout", NULL};
+    Tcl_Obj *values[1] = {NULL}, *event;
+    int timeout = 5000, left;
+    struct timespec start, now;
+
+    if (objc != 2 && objc != 4) {
+	Tcl_WrongNumArgs(interp, 2, objv, "?-timeout ms?");
+	return TCL_ERROR;
+    }
+    if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (values[0] && (Tcl_GetIntFromObj(NULL, values[0], &timeout) != TCL_OK
+	    || timeout < -1)) {
+	return VerbsArgError(interp, "-timeout", values[0],
+		"bad -timeout \"%s\": must be milliseconds, or -1 for no limit",
+		Tcl_GetString(values[0]));
+    }
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    left = timeout;
+    for (;;) {
+	struct pollfd pfd;
+
+	if (objPtr->typePtr->eventProc(interp, objPtr, &event) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (event) {
+	    Tcl_SetObjResult(interp, event);
+	    return TCL_OK;
+	}
+	if (timeout >= 0) {
+	    clock_gettime(CLOCK_MONOTONIC, &now);
+	    left = timeout - (int) ((now.tv_sec - start.tv_sec) * 1000
+		    + (now.tv_nsec - start.tv_nsec) / 1000000);
+	    if (left <= 0) {
+		break;
+	    }
+	}
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, left) < 0 && errno != EINTR) {
+	    return VerbsSysError(interp, "poll", objPtr, NULL, errno);
+	}
+    }
+    {
+	Tcl_Obj *name = VerbsObjName(objPtr);
+
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf(
+		"timed out after %d ms waiting for an event on %s", timeout,
+		Tcl_GetString(name)));
+	Tcl_DecrRefCount(name);
+    }
+    Tcl_SetErrorCode(interp, "VERBS", "TIMEOUT", "0", NULL);
+    return TCL_ERROR;
+}
