@@ -300,6 +300,7 @@ MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsContextOpenCmd,
 	VerbsPdCreateCmd, VerbsMrCreateCmd, VerbsCqCreateCmd,
 	VerbsQpCreateCmd, VerbsAhCreateCmd, VerbsChannelCreateCmd;
 
+MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);

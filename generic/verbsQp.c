@@ -25,6 +25,8 @@ static const VerbsMethod qpMethods[] = {
     {"post_recv", QpPostRecv, 1, -1, "wr ?wr ...?"},
     {"post_send", QpPostSend, 1, -1, "wr ?wr ...?"},
     {"query", QpQuery, 0, 0, ""},
+    {"send_burst", VerbsQpSendBurst, 0, -1,
+	    "-count n -sge {mr offset length} ?option value ...?"},
     {"to_init", QpToInit, 0, 1, "?attributes?"},
     {"to_rtr", QpToRtr, 0, 1, "?attributes?"},
     {"to_rts", QpToRts, 0, 1, "?attributes?"},
