@@ -1,0 +1,22 @@
+#!/bin/sh
+# run.sh -- make bench: boots the Soft-RoCE VM once and runs bench/inside.sh
+# there (verbs bursts, a plain Tcl loop, pyverbs and perftest side by
+# side).  Installs perftest and python3-pyverbs when they are missing.
+# Environment: BENCH_SIZES ("64 4096"), BENCH_COUNT (20000 messages for
+# bursts and perftest), BENCH_LOOP_COUNT (2000 for the per-message loops).
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+missing=
+for p in perftest python3-pyverbs; do
+    dpkg-query -W -f='${Status}\n' $p 2>/dev/null | grep -q 'ok installed' ||
+	missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    sudo=
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get install -y -q --no-install-recommends $missing >&2
+fi
+export BENCH_SIZES="${BENCH_SIZES:-64 4096}"
+exec "$src/tests/vm/run.sh" -- env TCLLIBPATH="$(pwd)" \
+    BENCH_SIZES="$BENCH_SIZES" BENCH_COUNT="${BENCH_COUNT:-20000}" \
+    BENCH_LOOP_COUNT="${BENCH_LOOP_COUNT:-2000}" sh "$src/bench/inside.sh"
