@@ -141,11 +141,17 @@ typedef struct VerbsCq {
     VerbsChannel *channel;	/* Referenced, not owned; or NULL. */
 } VerbsCq;
 
+typedef struct VerbsSrq {
+    VerbsObj obj;
+    struct ibv_srq *srq;
+} VerbsSrq;
+
 typedef struct VerbsQp {
     VerbsObj obj;
     struct ibv_qp *qp;
     VerbsCq *sendCq;		/* Referenced, not owned. */
     VerbsCq *recvCq;
+    VerbsSrq *srq;		/* Referenced, or NULL. */
     enum ibv_qp_type qpType;
     int sqSigAll;
     uint8_t portNum;		/* Port given to to_init (for defaults). */
@@ -245,7 +251,7 @@ MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 
 MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
 	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,
-	verbsGidEntryStruct;
+	verbsGidEntryStruct, verbsSrqAttrStruct;
 
 MODULE_SCOPE Tcl_Obj *	VerbsEnumObj(const VerbsEnum *table, uint64_t value);
 MODULE_SCOPE Tcl_Obj *	VerbsFlagsObj(const VerbsEnum *table, uint64_t value);
@@ -294,13 +300,21 @@ MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
  */
 
 MODULE_SCOPE const VerbsType verbsContextClass, verbsPdClass, verbsMrClass,
-	verbsCqClass, verbsQpClass, verbsAhClass, verbsChannelClass;
+	verbsCqClass, verbsQpClass, verbsAhClass, verbsChannelClass,
+	verbsSrqClass;
 
 MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsContextOpenCmd,
 	VerbsPdCreateCmd, VerbsMrCreateCmd, VerbsCqCreateCmd,
-	VerbsQpCreateCmd, VerbsAhCreateCmd, VerbsChannelCreateCmd;
+	VerbsQpCreateCmd, VerbsAhCreateCmd, VerbsChannelCreateCmd,
+	VerbsSrqCreateCmd;
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
+typedef int (VerbsRecvPostProc)(void *target, struct ibv_recv_wr *wrs,
+	struct ibv_recv_wr **bad);
+MODULE_SCOPE int	VerbsPostRecv(Tcl_Interp *interp, VerbsObj *objPtr,
+			    int n, Tcl_Obj *const wrObjs[],
+			    VerbsRecvPostProc *post, void *target,
+			    const char *call);
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);

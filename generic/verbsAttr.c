@@ -484,6 +484,15 @@ static const VerbsField qpAttrFields[] = {
 };
 const VerbsStruct verbsQpAttrStruct = {"qp attribute", qpAttrFields};
 
+#define SA(f, mask) VERBS_FIELD(struct ibv_srq_attr, f, VF_UINT, NULL, mask, 0)
+static const VerbsField srqAttrFields[] = {
+    SA(max_wr, IBV_SRQ_MAX_WR),
+    VERBS_FIELD(struct ibv_srq_attr, max_sge, VF_UINT, NULL, 0, RO),
+    SA(srq_limit, IBV_SRQ_LIMIT),
+    {NULL, 0, 0, 0, NULL, 0, 0}
+};
+const VerbsStruct verbsSrqAttrStruct = {"srq attribute", srqAttrFields};
+
 #define WC(f, kind, table) VERBS_FIELD(struct ibv_wc, f, kind, table, 0, RO)
 static const VerbsField wcFields[] = {
     WC(wr_id, VF_UINT, NULL),

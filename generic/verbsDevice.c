@@ -102,8 +102,8 @@ ContextFree(
  * ContextEvent --
  *
  *	The context's eventProc: read one asynchronous event and describe
- *	it as a dict: event_type, plus qp and qp_num, cq, srq_handle,
- *	wq_handle or port_num for the events about those.  The event is
+ *	it as a dict: event_type, plus qp and qp_num, cq, srq, wq_handle
+ *	or port_num for the events about those.  The event is
  *	acknowledged before any script sees it, so that a script may
  *	destroy the QP or CQ it names (destruction waits for the ack).
  *
@@ -151,8 +151,8 @@ ContextEvent(
 		Tcl_NewWideIntObj(ev.element.qp->qp_num));
 	break;
     case IBV_EVENT_SRQ_ERR: case IBV_EVENT_SRQ_LIMIT_REACHED:
-	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("srq_handle", -1),
-		Tcl_NewWideIntObj(ev.element.srq->handle));
+	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("srq", -1),
+		VerbsObjName((VerbsObj *) ev.element.srq->srq_context));
 	break;
     case IBV_EVENT_WQ_FATAL:
 	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("wq_handle", -1),

@@ -38,6 +38,9 @@ static const EnsembleCmd qpCmds[] = {
 static const EnsembleCmd ahCmds[] = {
     {"create", VerbsAhCreateCmd}, {NULL, NULL}
 };
+static const EnsembleCmd srqCmds[] = {
+    {"create", VerbsSrqCreateCmd}, {NULL, NULL}
+};
 static const EnsembleCmd channelCmds[] = {
     {"create", VerbsChannelCreateCmd}, {NULL, NULL}
 };
@@ -50,6 +53,7 @@ static const Ensemble ensembles[] = {
     {"qp", qpCmds},
     {"ah", ahCmds},
     {"channel", channelCmds},
+    {"srq", srqCmds},
     {NULL, NULL}
 };
 

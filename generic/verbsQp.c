@@ -35,7 +35,7 @@ static const VerbsMethod qpMethods[] = {
 
 static const char *const qpOptions[] = {
     "-qp_num", "-qp_type", "-state", "-handle", "-pd", "-send_cq",
-    "-recv_cq", NULL
+    "-recv_cq", "-srq", NULL
 };
 
 /* Every attr_mask bit ibv_query_qp is asked for. */
@@ -53,7 +53,7 @@ static const char *const qpOptions[] = {
  *	QpCget: TCL_OK with *valuePtr set.
  *
  * Side effects:
- *	QpFree: ibv_destroy_qp, releases the CQ references.
+ *	QpFree: ibv_destroy_qp, releases the CQ and SRQ references.
  *
  *----------------------------------------------------------------------
  */
@@ -85,7 +85,10 @@ QpCget(
     case 3: *valuePtr = Tcl_NewWideIntObj(q->qp->handle); break;
     case 4: *valuePtr = VerbsObjName(objPtr->parent); break;
     case 5: *valuePtr = VerbsObjName(&q->sendCq->obj); break;
-    default: *valuePtr = VerbsObjName(&q->recvCq->obj); break;
+    case 6: *valuePtr = VerbsObjName(&q->recvCq->obj); break;
+    default:
+	*valuePtr = q->srq ? VerbsObjName(&q->srq->obj) : Tcl_NewObj();
+	break;
     }
     return TCL_OK;
 }
@@ -99,6 +102,9 @@ QpFree(
     ibv_destroy_qp(q->qp);
     VerbsObjRelease(&q->sendCq->obj);
     VerbsObjRelease(&q->recvCq->obj);
+    if (q->srq) {
+	VerbsObjRelease(&q->srq->obj);
+    }
 }
 
 const VerbsType verbsQpClass = {
@@ -144,14 +150,15 @@ GetQpCq(
  *
  * VerbsQpCreateCmd --
  *
- *	verbs::qp create PD -send_cq CQ ?-recv_cq CQ? ?-type rc|uc|ud?
+ *	verbs::qp create PD -send_cq CQ ?-recv_cq CQ? ?-srq SRQ?
+ *		?-type rc|uc|ud?
  *		?-cap DICT? ?-sq_sig_all BOOL? ?-command NAME?
  *
  * Results:
  *	The qp object command's name.
  *
  * Side effects:
- *	ibv_create_qp; takes references on the CQs.
+ *	ibv_create_qp; takes references on the CQs and the SRQ.
  *
  *----------------------------------------------------------------------
  */
@@ -164,11 +171,14 @@ VerbsQpCreateCmd(
     Tcl_Obj *const objv[])
 {
     static const char *const options[] = {
-	"-cap", "-command", "-recv_cq", "-send_cq", "-sq_sig_all", "-type",
-	NULL
+	"-cap", "-command", "-recv_cq", "-send_cq", "-sq_sig_all", "-srq",
+	"-type", NULL
     };
-    enum { O_CAP, O_COMMAND, O_RECV_CQ, O_SEND_CQ, O_SQ_SIG_ALL, O_TYPE };
-    Tcl_Obj *values[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    enum {
+	O_CAP, O_COMMAND, O_RECV_CQ, O_SEND_CQ, O_SQ_SIG_ALL, O_SRQ, O_TYPE
+    };
+    Tcl_Obj *values[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    VerbsSrq *srq = NULL;
     struct ibv_qp_init_attr init;
     struct ibv_qp *qp;
     VerbsPd *p;
@@ -178,7 +188,7 @@ VerbsQpCreateCmd(
     int sigAll = 0;
 
     p = (VerbsPd *) VerbsCreateArgs(interp, objc, objv, 2,
-	    "pd -send_cq cq ?-recv_cq cq? ?-type type? ?-cap dict? "
+	    "pd -send_cq cq ?-recv_cq cq? ?-srq srq? ?-type type? ?-cap dict? "
 	    "?-sq_sig_all bool? ?-command name?",
 	    options, values, &verbsPdClass);
     if (p == NULL) {
@@ -199,6 +209,16 @@ VerbsQpCreateCmd(
 	    return TCL_ERROR;
 	}
     }
+    if (values[O_SRQ]) {
+	srq = (VerbsSrq *) VerbsObjGet(interp, values[O_SRQ], &verbsSrqClass);
+	if (srq == NULL) {
+	    return TCL_ERROR;
+	}
+	if (srq->obj.parent != &p->obj) {
+	    return VerbsArgError(interp, "-srq", values[O_SRQ],
+		    "-srq \"%s\" is on another pd", Tcl_GetString(values[O_SRQ]));
+	}
+    }
     if (values[O_TYPE] && VerbsGetEnum(interp, verbsQpTypes, "-type",
 	    values[O_TYPE], &type) != TCL_OK) {
 	return TCL_ERROR;
@@ -215,6 +235,7 @@ VerbsQpCreateCmd(
     init.recv_cq = recvCq->cq;
     init.qp_type = (enum ibv_qp_type) type;
     init.sq_sig_all = sigAll;
+    init.srq = srq ? srq->srq : NULL;
     init.cap.max_send_wr = 16;
     init.cap.max_recv_wr = 16;
     init.cap.max_send_sge = 1;
@@ -249,6 +270,10 @@ VerbsQpCreateCmd(
     }
     VerbsObjRetain(&sendCq->obj);
     VerbsObjRetain(&recvCq->obj);
+    if (srq) {
+	q->srq = srq;
+	VerbsObjRetain(&srq->obj);
+    }
     return TCL_OK;
 }
 
@@ -833,26 +858,67 @@ QpPostSend(
 }
 
 static int
+PostToQp(
+    void *target,
+    struct ibv_recv_wr *wrs,
+    struct ibv_recv_wr **bad)
+{
+    return ibv_post_recv((struct ibv_qp *) target, wrs, bad);
+}
+
+static int
 QpPostRecv(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
     int objc,
     Tcl_Obj *const objv[])
 {
-    int n = objc - 2, i, err, result = TCL_ERROR;
+    return VerbsPostRecv(interp, objPtr, objc - 2, objv + 2, PostToQp,
+	    ((VerbsQp *) objPtr)->qp, "ibv_post_recv");
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsPostRecv --
+ *
+ *	Parse receive work request dicts and post them, chained, with one
+ *	call of post (ibv_post_recv on a QP, ibv_post_srq_recv on an SRQ).
+ *
+ * Results:
+ *	A standard Tcl result; a failing post names the index of the
+ *	first work request that was not posted.
+ *
+ * Side effects:
+ *	Posts work requests.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsPostRecv(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int n,
+    Tcl_Obj *const wrObjs[],
+    VerbsRecvPostProc *post,
+    void *target,
+    const char *call)
+{
+    int i, err, result = TCL_ERROR;
     struct ibv_recv_wr *wrs, *bad = NULL;
 
     wrs = (struct ibv_recv_wr *) ckalloc(n * sizeof(*wrs));
     memset(wrs, 0, n * sizeof(*wrs));
     for (i = 0; i < n; i++) {
-	if (ParseRecvWr(interp, objv[i + 2], &wrs[i]) != TCL_OK) {
+	if (ParseRecvWr(interp, wrObjs[i], &wrs[i]) != TCL_OK) {
 	    goto done;
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
     }
-    err = ibv_post_recv(((VerbsQp *) objPtr)->qp, wrs, &bad);
-    result = err ? PostFailed(interp, objPtr, "ibv_post_recv",
-	    bad ? bad - wrs : 0, err) : TCL_OK;
+    err = post(target, wrs, &bad);
+    result = err ? PostFailed(interp, objPtr, call, bad ? bad - wrs : 0,
+	    err) : TCL_OK;
   done:
     for (i = 0; i < n; i++) {
 	if (wrs[i].sg_list) {
