@@ -84,8 +84,17 @@ if ! unpacked; then
         [ -f "$d" ] && deb=$d
     done
     if [ -z "$deb" ]; then
-        pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
-              sed -n 's/^ *Depends: *\(linux-image-[0-9][^ ]*\).*/\1/p' | head -n 1)
+        resolve() {
+            apt-cache depends linux-image-amd64 2>/dev/null |
+                sed -n 's/^ *Depends: *\(linux-image-[0-9][^ ]*\).*/\1/p' | head -n 1
+        }
+        pkg=$(resolve)
+        if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ]; then
+            # A fresh machine may have no package lists yet.
+            echo "fetch-kernel.sh: apt-get update" >&2
+            apt-get update -q >&2 || :
+            pkg=$(resolve)
+        fi
         [ -n "$pkg" ] || die "cannot resolve linux-image-amd64 (apt-get update needed?)"
         echo "fetch-kernel.sh: downloading $pkg" >&2
         # As root, apt downloads as the _apt user and then warns that _apt
