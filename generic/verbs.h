@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
 
 #define VERBS_EXPORT __attribute__((visibility("default")))
 #define VERBS_UNUSED __attribute__((unused))	/* A callback's parameter. */
@@ -102,6 +103,8 @@ struct VerbsObj {
 struct VerbsState {
     Tcl_Interp *interp;
     VerbsObj *live;		/* Objects whose command still exists. */
+    Tcl_HashTable borrowed;	/* struct ibv_context * of librdmacm ->
+				 * its context object (verbsCm.c). */
     Tcl_HashTable counters;	/* VerbsType * -> last number used in a
 				 * generated ::verbs::TYPEn name. */
 };
@@ -114,6 +117,7 @@ typedef struct VerbsContext {
     VerbsObj obj;
     struct ibv_context *ctx;
     char *devName;
+    int borrowed;		/* librdmacm's context: never closed here. */
 } VerbsContext;
 
 typedef struct VerbsChannel {
@@ -146,12 +150,29 @@ typedef struct VerbsSrq {
     struct ibv_srq *srq;
 } VerbsSrq;
 
+/*
+ * rdma_cm (verbsCm.c): an event channel owns its ids; an id made by a
+ * connect request is a child of the channel too.
+ */
+
+typedef struct VerbsCmChannel {
+    VerbsObj obj;
+    struct rdma_event_channel *channel;
+} VerbsCmChannel;
+
+typedef struct VerbsCmId {
+    VerbsObj obj;
+    struct rdma_cm_id *id;
+} VerbsCmId;
+
 typedef struct VerbsQp {
     VerbsObj obj;
     struct ibv_qp *qp;
     VerbsCq *sendCq;		/* Referenced, not owned. */
     VerbsCq *recvCq;
     VerbsSrq *srq;		/* Referenced, or NULL. */
+    VerbsCmId *cm;		/* The rdma_cm id it was made on (referenced),
+				 * or NULL. */
     enum ibv_qp_type qpType;
     int sqSigAll;
     uint8_t portNum;		/* Port given to to_init (for defaults). */
@@ -301,14 +322,16 @@ MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
 
 MODULE_SCOPE const VerbsType verbsContextClass, verbsPdClass, verbsMrClass,
 	verbsCqClass, verbsQpClass, verbsAhClass, verbsChannelClass,
-	verbsSrqClass;
+	verbsSrqClass, verbsCmChannelClass, verbsCmIdClass;
 
 MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsContextOpenCmd,
 	VerbsPdCreateCmd, VerbsMrCreateCmd, VerbsCqCreateCmd,
 	VerbsQpCreateCmd, VerbsAhCreateCmd, VerbsChannelCreateCmd,
-	VerbsSrqCreateCmd;
+	VerbsSrqCreateCmd, VerbsCmChannelCmd, VerbsCmIdCmd;
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
+MODULE_SCOPE int	VerbsQpCreate(Tcl_Interp *interp, int objc,
+			    Tcl_Obj *const objv[], VerbsCmId *cm);
 typedef int (VerbsRecvPostProc)(void *target, struct ibv_recv_wr *wrs,
 	struct ibv_recv_wr **bad);
 MODULE_SCOPE int	VerbsPostRecv(Tcl_Interp *interp, VerbsObj *objPtr,
@@ -318,6 +341,11 @@ MODULE_SCOPE int	VerbsPostRecv(Tcl_Interp *interp, VerbsObj *objPtr,
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);
+MODULE_SCOPE void	VerbsCmForgetContext(VerbsObj *contextObj);
+MODULE_SCOPE int	VerbsCmContext(Tcl_Interp *interp, VerbsObj *objPtr,
+			    Tcl_Obj **valuePtr);
+MODULE_SCOPE VerbsContext *VerbsContextNew(struct ibv_context *ctx,
+			    int borrowed);
 MODULE_SCOPE int	VerbsParseAhAttr(Tcl_Interp *interp, Tcl_Obj *dictObj,
 			    struct ibv_ah_attr *attr);
 MODULE_SCOPE void	VerbsAhImplyGlobal(Tcl_Obj *dictObj,

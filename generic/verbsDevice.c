@@ -75,7 +75,8 @@ ContextCget(
  *
  * ContextFree --
  *
- *	Close the device once every object under it is gone.
+ *	Close the device once every object under it is gone (a context of
+ *	librdmacm's stays open: librdmacm owns it).
  *
  * Results:
  *	None.
@@ -92,7 +93,11 @@ ContextFree(
 {
     VerbsContext *c = (VerbsContext *) objPtr;
 
-    ibv_close_device(c->ctx);
+    if (c->borrowed) {
+	VerbsCmForgetContext(objPtr);
+    } else {
+	ibv_close_device(c->ctx);
+    }
     ckfree(c->devName);
 }
 
@@ -296,6 +301,38 @@ VerbsDevicesCmd(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsContextNew --
+ *
+ *	A context object for an open ibv_context (not yet registered).
+ *	borrowed: the context is librdmacm's and is never closed here.
+ *
+ * Results:
+ *	The new object.
+ *
+ * Side effects:
+ *	Allocates.
+ *
+ *----------------------------------------------------------------------
+ */
+
+VerbsContext *
+VerbsContextNew(
+    struct ibv_context *ctx,
+    int borrowed)
+{
+    VerbsContext *c = (VerbsContext *) VerbsObjNew(&verbsContextClass);
+    const char *name = ibv_get_device_name(ctx->device);
+
+    c->ctx = ctx;
+    c->borrowed = borrowed;
+    c->devName = ckalloc(strlen(name) + 1);
+    strcpy(c->devName, name);
+    return c;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsContextOpenCmd --
  *
  *	verbs::context open NAME ?-command CMD?
@@ -359,10 +396,7 @@ VerbsContextOpenCmd(
     if (ctx == NULL) {
 	return VerbsSysError(interp, "ibv_open_device", NULL, devName, err);
     }
-    c = (VerbsContext *) VerbsObjNew(&verbsContextClass);
-    c->ctx = ctx;
-    c->devName = ckalloc(strlen(devName) + 1);
-    strcpy(c->devName, devName);
+    c = VerbsContextNew(ctx, 0);
     if (VerbsSetNonBlocking(interp, ctx->async_fd) != TCL_OK
 	    || VerbsObjRegister(interp, &c->obj, NULL, nameObj) != TCL_OK) {
 	ContextFree(&c->obj);

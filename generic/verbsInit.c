@@ -41,6 +41,9 @@ static const EnsembleCmd ahCmds[] = {
 static const EnsembleCmd srqCmds[] = {
     {"create", VerbsSrqCreateCmd}, {NULL, NULL}
 };
+static const EnsembleCmd cmCmds[] = {
+    {"channel", VerbsCmChannelCmd}, {"id", VerbsCmIdCmd}, {NULL, NULL}
+};
 static const EnsembleCmd channelCmds[] = {
     {"create", VerbsChannelCreateCmd}, {NULL, NULL}
 };
@@ -54,6 +57,7 @@ static const Ensemble ensembles[] = {
     {"ah", ahCmds},
     {"channel", channelCmds},
     {"srq", srqCmds},
+    {"cm", cmCmds},
     {NULL, NULL}
 };
 

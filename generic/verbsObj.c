@@ -47,6 +47,7 @@ VerbsStateInit(
     memset(statePtr, 0, sizeof(VerbsState));
     statePtr->interp = interp;
     Tcl_InitHashTable(&statePtr->counters, TCL_ONE_WORD_KEYS);
+    Tcl_InitHashTable(&statePtr->borrowed, TCL_ONE_WORD_KEYS);
     Tcl_SetAssocData(interp, STATE_KEY, StateDeleted, statePtr);
 }
 
@@ -90,6 +91,7 @@ StateDeleted(
 	objPtr->statePtr = NULL;
     }
     Tcl_DeleteHashTable(&statePtr->counters);
+    Tcl_DeleteHashTable(&statePtr->borrowed);
     ckfree(statePtr);
 }
 

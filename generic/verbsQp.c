@@ -10,6 +10,7 @@
  */
 
 #include "verbs.h"
+#include <rdma/rdma_cma.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <string.h>
@@ -99,7 +100,13 @@ QpFree(
 {
     VerbsQp *q = (VerbsQp *) objPtr;
 
-    ibv_destroy_qp(q->qp);
+    if (q->cm) {
+	/* librdmacm keeps id->qp: let it clear that as it destroys. */
+	rdma_destroy_qp(q->cm->id);
+	VerbsObjRelease(&q->cm->obj);
+    } else {
+	ibv_destroy_qp(q->qp);
+    }
     VerbsObjRelease(&q->sendCq->obj);
     VerbsObjRelease(&q->recvCq->obj);
     if (q->srq) {
@@ -169,6 +176,35 @@ VerbsQpCreateCmd(
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
+{
+    return VerbsQpCreate(interp, objc, objv, NULL);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsQpCreate --
+ *
+ *	The work of [verbs::qp create] (objv[1] the pd, options after it)
+ *	and of [$cmid create_qp], which passes its rdma_cm object: the QP
+ *	is then made by rdma_create_qp on that id, and holds a reference on
+ *	the id (rdma_destroy_qp needs it).
+ *
+ * Results:
+ *	A standard Tcl result, the qp object's name.
+ *
+ * Side effects:
+ *	Creates the QP; takes references on its CQs, SRQ and id.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsQpCreate(
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[],
+    VerbsCmId *cm)
 {
     static const char *const options[] = {
 	"-cap", "-command", "-recv_cq", "-send_cq", "-sq_sig_all", "-srq",
@@ -251,7 +287,16 @@ VerbsQpCreateCmd(
 
     q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
     init.qp_context = q;
-    qp = ibv_create_qp(p->pd, &init);
+    if (cm) {
+	if (rdma_create_qp(cm->id, p->pd, &init) != 0) {
+	    ckfree(q);
+	    return VerbsSysError(interp, "rdma_create_qp", &cm->obj, NULL,
+		    errno);
+	}
+	qp = cm->id->qp;
+    } else {
+	qp = ibv_create_qp(p->pd, &init);
+    }
     if (qp == NULL) {
 	ckfree(q);
 	return VerbsSysError(interp, "ibv_create_qp", &p->obj, NULL, errno);
@@ -264,9 +309,17 @@ VerbsQpCreateCmd(
     q->portNum = 1;
     if (VerbsObjRegister(interp, &q->obj, &p->obj, values[O_COMMAND])
 	    != TCL_OK) {
-	ibv_destroy_qp(qp);
+	if (cm) {
+	    rdma_destroy_qp(cm->id);
+	} else {
+	    ibv_destroy_qp(qp);
+	}
 	ckfree(q);
 	return TCL_ERROR;
+    }
+    if (cm) {
+	q->cm = cm;
+	VerbsObjRetain(&cm->obj);
     }
     VerbsObjRetain(&sendCq->obj);
     VerbsObjRetain(&recvCq->obj);

@@ -149,3 +149,23 @@ proc ::verbs::connect {qp1 qp2 args} {
     connect_qp $qp2 $e2 $e1 {*}$extra
     return
 }
+
+# verbs::cm_expect --
+#
+#	Wait (blocking, ?-timeout ms? as [$channel wait]) for the next
+#	rdma_cm event on CHANNEL and check that it is EVENT.
+#
+# Results:
+#	The event dict; another event is an error naming both, with the
+#	errorCode {VERBS CM event status}.
+
+proc ::verbs::cm_expect {channel event args} {
+    set ev [$channel wait {*}$args]
+    if {[dict get $ev event] ne $event} {
+	return -code error -errorcode [list VERBS CM [dict get $ev event] \
+		[dict get $ev status]] \
+	    "expected $event on $channel, got [dict get $ev event]\
+	    (status [dict get $ev status])"
+    }
+    return $ev
+}
