@@ -282,6 +282,8 @@ MODULE_SCOPE int	VerbsGetEnum(Tcl_Interp *interp, const VerbsEnum *table,
 MODULE_SCOPE int	VerbsGetFlags(Tcl_Interp *interp,
 			    const VerbsEnum *table, const char *key,
 			    Tcl_Obj *valueObj, uint64_t *valuePtr);
+MODULE_SCOPE int	VerbsGetBoolean(Tcl_Interp *interp, const char *key,
+			    Tcl_Obj *valueObj, int *valuePtr);
 MODULE_SCOPE int	VerbsGetUInt(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, uint64_t max,
 			    uint64_t *valuePtr);
@@ -330,6 +332,10 @@ MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsContextOpenCmd,
 	VerbsSrqCreateCmd, VerbsCmChannelCmd, VerbsCmIdCmd;
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
+#define VERBS_DEFAULT_QKEY 0x11111111	/* UD Q_Key of to_init and sends. */
+MODULE_SCOPE int	VerbsCheckSendWr(Tcl_Interp *interp, VerbsQp *q,
+			    enum ibv_wr_opcode opcode, VerbsAh *ah,
+			    int udKeys);
 MODULE_SCOPE int	VerbsQpCreate(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], VerbsCmId *cm);
 typedef int (VerbsRecvPostProc)(void *target, struct ibv_recv_wr *wrs,

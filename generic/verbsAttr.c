@@ -637,10 +637,11 @@ VerbsFlagsObj(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsGetEnum, VerbsGetFlags, VerbsGetUInt --
+ * VerbsGetEnum, VerbsGetFlags, VerbsGetBoolean, VerbsGetUInt --
  *
- *	Parse an enum (name or integer), a flag list (names or integers,
- *	or'ed together) or an unsigned integer no larger than max.
+ *	Parse an enum (a name, or the number of one), a flag list (names or
+ *	numbers of known flags, or'ed together), a boolean, or an unsigned
+ *	integer no larger than max.
  *
  * Results:
  *	TCL_OK with *valuePtr set, or TCL_ERROR with a message naming the
@@ -680,7 +681,7 @@ BadName(
     for (; table->name; table++) {
 	Tcl_AppendPrintfToObj(msg, "%s, ", table->name);
     }
-    Tcl_AppendToObj(msg, "or an integer", -1);
+    Tcl_AppendToObj(msg, "or the number of one of them", -1);
     Tcl_SetObjResult(interp, msg);
     Tcl_SetErrorCode(interp, "VERBS", "ARG", key, Tcl_GetString(valueObj),
 	    NULL);
@@ -695,15 +696,25 @@ VerbsGetEnum(
     Tcl_Obj *valueObj,
     uint64_t *valuePtr)
 {
+    const VerbsEnum *e;
     Tcl_WideInt w;
 
     if (LookupName(table, Tcl_GetString(valueObj), valuePtr)) {
 	return TCL_OK;
     }
-    if (Tcl_GetWideIntFromObj(NULL, valueObj, &w) == TCL_OK && w >= 0
-	    && w <= INT32_MAX) {
-	*valuePtr = (uint64_t) w;
-	return TCL_OK;
+
+    /*
+     * A number must be one of the enum's values: the library and the
+     * kernel do not all check (rxe oopses on an unknown WR opcode).
+     */
+
+    if (Tcl_GetWideIntFromObj(NULL, valueObj, &w) == TCL_OK && w >= 0) {
+	for (e = table; e->name; e++) {
+	    if (e->value == (uint64_t) w) {
+		*valuePtr = e->value;
+		return TCL_OK;
+	    }
+	}
     }
     return BadName(interp, table, key, valueObj);
 }
@@ -717,8 +728,9 @@ VerbsGetFlags(
     uint64_t *valuePtr)
 {
     Tcl_Obj **elems;
+    const VerbsEnum *e;
     int n, i;
-    uint64_t v, result = 0;
+    uint64_t v, known = 0, result = 0;
     Tcl_WideInt w;
 
     if (Tcl_ListObjGetElements(NULL, valueObj, &n, &elems) != TCL_OK) {
@@ -726,17 +738,36 @@ VerbsGetFlags(
 		"bad %s \"%s\": must be a list of flags", key,
 		Tcl_GetString(valueObj));
     }
+    for (e = table; e->name; e++) {
+	known |= e->value;
+    }
     for (i = 0; i < n; i++) {
 	if (LookupName(table, Tcl_GetString(elems[i]), &v)) {
 	    result |= v;
 	} else if (Tcl_GetWideIntFromObj(NULL, elems[i], &w) == TCL_OK
-		&& w >= 0) {
+		&& w >= 0 && ((uint64_t) w & ~known) == 0) {
+	    /* A number may combine flags, but only known ones. */
 	    result |= (uint64_t) w;
 	} else {
 	    return BadName(interp, table, key, elems[i]);
 	}
     }
     *valuePtr = result;
+    return TCL_OK;
+}
+
+int
+VerbsGetBoolean(
+    Tcl_Interp *interp,
+    const char *key,
+    Tcl_Obj *valueObj,
+    int *valuePtr)
+{
+    if (Tcl_GetBooleanFromObj(NULL, valueObj, valuePtr) != TCL_OK) {
+	return VerbsArgError(interp, key, valueObj,
+		"bad %s \"%s\": must be a boolean", key,
+		Tcl_GetString(valueObj));
+    }
     return TCL_OK;
 }
 

@@ -21,6 +21,17 @@
 #define POLL_BATCH 32
 
 /*
+ * A work request's wr_id is the burst's tag above TAG_SHIFT and its
+ * sequence number below, so that completions left over from an earlier
+ * burst that failed are recognised and skipped.
+ */
+
+#define TAG_SHIFT 40
+#define SEQ(wrId) ((wrId) & ((((uint64_t) 1) << TAG_SHIFT) - 1))
+
+static unsigned burstTags;
+
+/*
  * The state of one burst.
  */
 
@@ -37,6 +48,7 @@ typedef struct Burst {
     uint64_t recvPosted, received;
     uint64_t recvBytes;
     uint64_t posts, polls;
+    uint64_t tag;		/* This burst's wr_id tag, shifted. */
     struct ibv_send_wr wr[MAX_BATCH];
     struct ibv_sge sge;
     struct ibv_recv_wr rwr[MAX_BATCH];
@@ -96,7 +108,7 @@ GetSge(
  *
  *	Turn a failed completion into an error: "QP: work completion
  *	STATUS (wr_id N, vendor_err V)" with errorCode {VERBS WC status
- *	wr_id vendor_err}.
+ *	wr_id vendor_err}; wr_id is the sequence number in the burst.
  *
  * Results:
  *	TCL_ERROR.
@@ -120,10 +132,10 @@ WcFailed(
     Tcl_SetObjResult(interp, Tcl_ObjPrintf(
 	    "%s: work completion %s (wr_id %" TCL_LL_MODIFIER "d, vendor_err "
 	    "%u)", Tcl_GetString(name), Tcl_GetString(status),
-	    (Tcl_WideInt) wc->wr_id, wc->vendor_err));
+	    (Tcl_WideInt) SEQ(wc->wr_id), wc->vendor_err));
     Tcl_SetObjErrorCode(interp, Tcl_ObjPrintf("VERBS WC %s %"
 	    TCL_LL_MODIFIER "d %u", Tcl_GetString(status),
-	    (Tcl_WideInt) wc->wr_id, wc->vendor_err));
+	    (Tcl_WideInt) SEQ(wc->wr_id), wc->vendor_err));
     Tcl_DecrRefCount(status);
     Tcl_DecrRefCount(name);
     return TCL_ERROR;
@@ -166,7 +178,7 @@ PostSends(
     for (i = 0; i < n; i++) {
 	uint64_t seq = b->posted + i;
 
-	b->wr[i].wr_id = seq;
+	b->wr[i].wr_id = b->tag | seq;
 	b->wr[i].send_flags &= ~IBV_SEND_SIGNALED;
 	if ((seq + 1) % b->signal == 0 || seq + 1 == b->count) {
 	    b->wr[i].send_flags |= IBV_SEND_SIGNALED;
@@ -200,7 +212,7 @@ PostRecvs(
 	return TCL_OK;
     }
     for (i = 0; i < n; i++) {
-	b->rwr[i].wr_id = b->recvPosted + i;
+	b->rwr[i].wr_id = b->tag | (b->recvPosted + i);
 	b->rwr[i].next = (i + 1 < n) ? &b->rwr[i + 1] : NULL;
     }
     err = ibv_post_recv(b->peer->qp, b->rwr, &bad);
@@ -249,6 +261,9 @@ PollCq(
 	int isRecv = (wc[i].opcode & IBV_WC_RECV) != 0;
 	VerbsQp *q = isRecv ? b->peer : b->qp;
 
+	if ((wc[i].wr_id & ~SEQ(wc[i].wr_id)) != b->tag) {
+	    continue;		/* An earlier burst's. */
+	}
 	if (wc[i].status != IBV_WC_SUCCESS) {
 	    /* Flushed or failed: name the QP it came from. */
 	    WcFailed(b->interp, (q && wc[i].qp_num == q->qp->qp_num)
@@ -266,7 +281,7 @@ PollCq(
 	    b->received++;
 	    b->recvBytes += wc[i].byte_len;
 	} else {
-	    b->completed = wc[i].wr_id + 1;
+	    b->completed = SEQ(wc[i].wr_id) + 1;
 	}
     }
     return n;
@@ -316,9 +331,9 @@ VerbsQpSendBurst(
     VerbsQp *q = (VerbsQp *) objPtr;
     struct ibv_qp_attr attr;
     struct ibv_qp_init_attr init;
-    struct ibv_ah *ah = NULL;
+    VerbsAh *ah = NULL;
     uint64_t u, opcode = IBV_WR_SEND, remoteAddr = 0, rkey = 0, imm = 0;
-    uint64_t remoteQpn = 0, remoteQkey = 0x11111111, timeout = 5000;
+    uint64_t remoteQpn = 0, remoteQkey = VERBS_DEFAULT_QKEY, timeout = 5000;
     int inlineData = 0, i, result = TCL_ERROR, err;
     struct timespec t0, t1, lastProgress, now;
     uint64_t lastDone = 0;
@@ -347,8 +362,11 @@ VerbsQpSendBurst(
     memset(b, 0, sizeof(Burst));
     b->interp = interp;
     b->qp = q;
+    b->tag = ((uint64_t) (__atomic_add_fetch(&burstTags, 1, __ATOMIC_RELAXED)
+	    & 0xffffff)) << TAG_SHIFT;
     b->depth = (int) init.cap.max_send_wr;
-    if (VerbsGetUInt(interp, "-count", v[O_COUNT], INT64_MAX, &b->count)
+    if (VerbsGetUInt(interp, "-count", v[O_COUNT], SEQ(~(uint64_t) 0),
+	    &b->count)
 	    != TCL_OK || GetSge(interp, "-sge", v[O_SGE], &b->sge) != TCL_OK) {
 	goto done;
     }
@@ -397,23 +415,29 @@ VerbsQpSendBurst(
 	    v[O_TIMEOUT], INT32_MAX, &timeout) != TCL_OK)) {
 	goto done;
     }
-    if (v[O_INLINE] && Tcl_GetBooleanFromObj(interp, v[O_INLINE],
+    if (v[O_INLINE] && VerbsGetBoolean(interp, "-inline", v[O_INLINE],
 	    &inlineData) != TCL_OK) {
-	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-inline",
-		Tcl_GetString(v[O_INLINE]), NULL);
 	goto done;
     }
     if (v[O_AH]) {
-	VerbsAh *a = (VerbsAh *) VerbsObjGet(interp, v[O_AH], &verbsAhClass);
-
-	if (a == NULL) {
+	ah = (VerbsAh *) VerbsObjGet(interp, v[O_AH], &verbsAhClass);
+	if (ah == NULL) {
 	    goto done;
 	}
-	ah = a->ah;
+    }
+    if (VerbsCheckSendWr(interp, q, (enum ibv_wr_opcode) opcode, ah,
+	    v[O_REMOTE_QPN] || v[O_REMOTE_QKEY]) != TCL_OK) {
+	goto done;
     }
     if (v[O_PEER]) {
 	b->peer = (VerbsQp *) VerbsObjGet(interp, v[O_PEER], &verbsQpClass);
 	if (b->peer == NULL) {
+	    goto done;
+	}
+	if (b->peer->srq) {
+	    VerbsArgError(interp, "-peer", v[O_PEER], "-peer %s takes its "
+		    "receives from an srq: post to the srq instead",
+		    Tcl_GetString(v[O_PEER]));
 	    goto done;
 	}
 	if (v[O_PEER_SGE] == NULL) {
@@ -444,8 +468,8 @@ VerbsQpSendBurst(
 	wr->opcode = (enum ibv_wr_opcode) opcode;
 	wr->send_flags = inlineData ? IBV_SEND_INLINE : 0;
 	wr->imm_data = htonl((uint32_t) imm);
-	if (ah) {
-	    wr->wr.ud.ah = ah;
+	if (q->qpType == IBV_QPT_UD) {
+	    wr->wr.ud.ah = ah->ah;
 	    wr->wr.ud.remote_qpn = (uint32_t) remoteQpn;
 	    wr->wr.ud.remote_qkey = (uint32_t) remoteQkey;
 	} else {

@@ -375,6 +375,10 @@ VerbsContextOpenCmd(
     devName = Tcl_GetString(objv[1]);
     list = ibv_get_device_list(&n);
     if (list == NULL) {
+	if (errno != ENOSYS && errno != ENOENT) {
+	    return VerbsSysError(interp, "ibv_get_device_list", NULL, NULL,
+		    errno);
+	}
 	n = 0;
     }
     for (i = 0; i < n; i++) {

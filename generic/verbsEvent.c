@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/select.h>
 #include <time.h>
 
 static Tcl_FileProc NotifyReadable;
@@ -56,7 +57,8 @@ VerbsSetNonBlocking(
  *
  *	$obj notify ?script?: with no script, the current one; with an
  *	empty one, stop; otherwise call "script EVENT" at global level for
- *	every event on fd, from the event loop.
+ *	every event on fd, from the event loop.  The script is a command
+ *	prefix: it must be a list.
  *
  * Results:
  *	A standard Tcl result.
@@ -83,8 +85,17 @@ VerbsNotify(
 	}
 	return TCL_OK;
     }
+    if (Tcl_ListObjLength(NULL, objv[2], &length) != TCL_OK) {
+	return VerbsArgError(interp, "script", objv[2],
+		"bad script \"%s\": must be a command prefix (a list)",
+		Tcl_GetString(objv[2]));
+    }
+    if (fd >= FD_SETSIZE) {
+	/* Tcl's select() notifier cannot watch it. */
+	return VerbsSysError(interp, "Tcl_CreateFileHandler", objPtr, NULL,
+		EMFILE);
+    }
     VerbsNotifyStop(objPtr);
-    Tcl_GetStringFromObj(objv[2], &length);
     if (length > 0) {
 	objPtr->notifyScript = objv[2];
 	Tcl_IncrRefCount(objPtr->notifyScript);
@@ -206,7 +217,8 @@ VerbsWaitEvent(
 {
     static const char *const options[] = {"-timeout", NULL};
     Tcl_Obj *values[1] = {NULL}, *event;
-    int timeout = 5000, left;
+    Tcl_WideInt wide = 5000;
+    int timeout, left;
     struct timespec start, now;
 
     if (objc != 2 && objc != 4) {
@@ -216,12 +228,13 @@ VerbsWaitEvent(
     if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (values[0] && (Tcl_GetIntFromObj(NULL, values[0], &timeout) != TCL_OK
-	    || timeout < -1)) {
+    if (values[0] && (Tcl_GetWideIntFromObj(NULL, values[0], &wide) != TCL_OK
+	    || wide < -1 || wide > INT32_MAX)) {
 	return VerbsArgError(interp, "-timeout", values[0],
 		"bad -timeout \"%s\": must be milliseconds, or -1 for no limit",
 		Tcl_GetString(values[0]));
     }
+    timeout = (int) wide;
     clock_gettime(CLOCK_MONOTONIC, &start);
     left = timeout;
     for (;;) {

@@ -84,9 +84,10 @@ const VerbsType verbsMrClass = {
 /*
  *----------------------------------------------------------------------
  *
- * VerbsMrRange --
+ * VerbsMrRange, MrCheckRange --
  *
- *	Check that OFFSET and LENGTH words name a range inside the MR.
+ *	Check that OFFSET and LENGTH words (or numbers: MrCheckRange) name
+ *	a range inside the MR; the error names the word at fault.
  *
  * Results:
  *	A standard Tcl result; the offset and length on success.
@@ -96,6 +97,31 @@ const VerbsType verbsMrClass = {
  *
  *----------------------------------------------------------------------
  */
+
+static int
+MrCheckRange(
+    Tcl_Interp *interp,
+    VerbsMr *m,
+    uint64_t off,
+    uint64_t len,
+    int lengthAtFault)
+{
+    Tcl_Obj *name, *value;
+
+    if (off <= m->length && len <= m->length - off) {
+	return TCL_OK;
+    }
+    name = VerbsObjName(&m->obj);
+    value = Tcl_NewWideIntObj((Tcl_WideInt) (lengthAtFault ? len : off));
+    Tcl_IncrRefCount(value);
+    VerbsArgError(interp, lengthAtFault ? "length" : "offset", value,
+	    "range %llu+%llu is outside %s (length %llu)",
+	    (unsigned long long) off, (unsigned long long) len,
+	    Tcl_GetString(name), (unsigned long long) m->length);
+    Tcl_DecrRefCount(value);
+    Tcl_DecrRefCount(name);
+    return TCL_ERROR;
+}
 
 int
 VerbsMrRange(
@@ -113,17 +139,8 @@ VerbsMrRange(
 	    INT64_MAX, &len) != TCL_OK)) {
 	return TCL_ERROR;
     }
-    if (off > m->length || len > m->length - off) {
-	Tcl_Obj *name = VerbsObjName(&m->obj);
-
-	int badOffset = off > m->length || lengthObj == NULL;
-
-	VerbsArgError(interp, badOffset ? "offset" : "length",
-		badOffset ? offsetObj : lengthObj,
-		"range %llu+%llu is outside %s (length %llu)",
-		(unsigned long long) off, (unsigned long long) len,
-		Tcl_GetString(name), (unsigned long long) m->length);
-	Tcl_DecrRefCount(name);
+    if (MrCheckRange(interp, m, off, len, off <= m->length && lengthObj)
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
     *offsetPtr = off;
@@ -174,15 +191,23 @@ MrWrite(
     Tcl_Obj *const objv[])
 {
     VerbsMr *m = (VerbsMr *) objPtr;
+    const unsigned char *bytes;
+    uint64_t off;
     int n;
-    const unsigned char *bytes = Tcl_GetByteArrayFromObj(objv[3], &n);
-    size_t off, len = (size_t) n;
 
-    if (VerbsMrRange(interp, m, objv[2], NULL, &off, &len) != TCL_OK) {
+    /*
+     * The offset first: its integer parse could free the byte array rep
+     * if both words are one object.
+     */
+
+    if (VerbsGetUInt(interp, "offset", objv[2], INT64_MAX, &off) != TCL_OK) {
 	return TCL_ERROR;
     }
-    memcpy(m->buf + off, bytes, len);
-    Tcl_ResetResult(interp);
+    bytes = Tcl_GetByteArrayFromObj(objv[3], &n);
+    if (MrCheckRange(interp, m, off, (size_t) n, 1) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    memcpy(m->buf + off, bytes, (size_t) n);
     return TCL_OK;
 }
 

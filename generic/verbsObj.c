@@ -324,8 +324,16 @@ ObjectDeleted(
     VerbsNotifyStop(objPtr);
     VerbsObjRetain(objPtr);
   again:
-    for (child = objPtr->children; child; child = child->nextSibling) {
-	if (child->token != NULL) {
+    for (child = objPtr->children; child && statePtr;
+	    child = child->nextSibling) {
+	/*
+	 * A child whose deletion has begun is skipped: when a delete trace
+	 * of the child deleted us, Tcl returns at once and runs the child's
+	 * delete proc later (the child's reference keeps us until then).
+	 */
+
+	if (child->token != NULL && !child->deleting) {
+	    child->deleting = 1;
 	    Tcl_DeleteCommandFromToken(statePtr->interp, child->token);
 	    goto again;
 	}
@@ -361,6 +369,14 @@ ObjectCmd(
     const VerbsMethod *m;
     int index, result, nargs;
 
+    if (objPtr->deleting) {
+	/* Reached from a delete trace: the object is on its way out. */
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf(
+		"%s is being deleted", Tcl_GetString(objv[0])));
+	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", objPtr->typePtr->name,
+		Tcl_GetString(objv[0]), NULL);
+	return TCL_ERROR;
+    }
     if (objc < 2) {
 	Tcl_WrongNumArgs(interp, 1, objv, "subcommand ?arg ...?");
 	return TCL_ERROR;
@@ -422,7 +438,9 @@ VerbsObjName(
  *
  *	Resolve an object command name.  VerbsObjFind returns any verbs
  *	object or NULL without touching the interp; VerbsObjGet checks the
- *	type and leaves an error message when it fails.
+ *	type and leaves an error message when it fails.  An object being
+ *	deleted is not found: nothing may make it a parent or a cross
+ *	reference any more.
  *
  * Results:
  *	The object or NULL.
@@ -441,7 +459,8 @@ VerbsObjFind(
     Tcl_CmdInfo info;
 
     if (!Tcl_GetCommandInfo(interp, Tcl_GetString(nameObj), &info)
-	    || info.objProc != ObjectCmd) {
+	    || info.objProc != ObjectCmd
+	    || ((VerbsObj *) info.objClientData)->deleting) {
 	return NULL;
     }
     return (VerbsObj *) info.objClientData;

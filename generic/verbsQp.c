@@ -259,10 +259,8 @@ VerbsQpCreate(
 	    values[O_TYPE], &type) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (values[O_SQ_SIG_ALL] && Tcl_GetBooleanFromObj(interp,
+    if (values[O_SQ_SIG_ALL] && VerbsGetBoolean(interp, "-sq_sig_all",
 	    values[O_SQ_SIG_ALL], &sigAll) != TCL_OK) {
-	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-sq_sig_all",
-		Tcl_GetString(values[O_SQ_SIG_ALL]), NULL);
 	return TCL_ERROR;
     }
 
@@ -439,7 +437,7 @@ QpToInit(
     attr.port_num = q->portNum;
     switch (q->qpType) {
     case IBV_QPT_UD:
-	attr.qkey = 0x11111111;
+	attr.qkey = VERBS_DEFAULT_QKEY;
 	mask |= IBV_QP_QKEY;
 	break;
     case IBV_QPT_RC:
@@ -567,6 +565,46 @@ QpQuery(
 /*
  *----------------------------------------------------------------------
  *
+ * InsideSomeMr --
+ *
+ *	Whether [addr, addr+len) lies inside the buffer of a live MR of the
+ *	interpreter.  A raw {addr A length L lkey K} SGE must, since the
+ *	provider copies inline data from it without looking.
+ *
+ * Results:
+ *	1 or 0.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+InsideSomeMr(
+    Tcl_Interp *interp,
+    uint64_t addr,
+    uint64_t len)
+{
+    VerbsObj *o;
+
+    for (o = VerbsGetState(interp)->live; o; o = o->nextLive) {
+	if (o->typePtr == &verbsMrClass) {
+	    VerbsMr *m = (VerbsMr *) o;
+	    uint64_t start = (uintptr_t) m->buf;
+
+	    if (addr >= start && addr - start <= m->length
+		    && len <= m->length - (addr - start)) {
+		return 1;
+	    }
+	}
+    }
+    return 0;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * ParseSgList --
  *
  *	A work request's sg_list: each element {MR OFFSET LENGTH} (checked
@@ -640,6 +678,12 @@ ParseSgList(
 		    goto error;
 		}
 	    }
+	    if (!InsideSomeMr(interp, v[0], v[1])) {
+		VerbsArgError(interp, "sg_list", elems[i], "bad sge \"%s\": "
+			"no memory region of this interpreter holds that range",
+			Tcl_GetString(elems[i]));
+		goto error;
+	    }
 	    sge[i].addr = v[0];
 	    sge[i].length = (uint32_t) v[1];
 	    sge[i].lkey = (uint32_t) v[2];
@@ -657,6 +701,71 @@ ParseSgList(
   error:
     ckfree(sge);
     return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsCheckSendWr --
+ *
+ *	Check that a send work request fits its QP before it reaches the
+ *	provider, which trusts it: the opcode is one this package can fill
+ *	in, a UD QP sends only SENDs and needs an address handle of its
+ *	own PD, and other QPs take no UD addressing.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsCheckSendWr(
+    Tcl_Interp *interp,
+    VerbsQp *q,
+    enum ibv_wr_opcode opcode,
+    VerbsAh *ah,
+    int udKeys)
+{
+    Tcl_Obj *name;
+
+    if (opcode == IBV_WR_BIND_MW || opcode == IBV_WR_TSO) {
+	name = VerbsEnumObj(verbsWrOpcode, opcode);
+	VerbsArgError(interp, "opcode", name, "opcode %s is not supported",
+		Tcl_GetString(name));
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    if (q->qpType != IBV_QPT_UD) {
+	if (ah || udKeys) {
+	    return VerbsArgError(interp, "ah", NULL,
+		    "ah, remote_qpn and remote_qkey are for ud qps");
+	}
+	return TCL_OK;
+    }
+    if (opcode != IBV_WR_SEND && opcode != IBV_WR_SEND_WITH_IMM) {
+	name = VerbsEnumObj(verbsWrOpcode, opcode);
+	VerbsArgError(interp, "opcode", name,
+		"a ud qp sends only send and send_with_imm, not %s",
+		Tcl_GetString(name));
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    if (ah == NULL) {
+	return VerbsArgError(interp, "ah", NULL,
+		"a ud send needs ah, the address handle of its destination");
+    }
+    if (ah->obj.parent != q->obj.parent) {
+	name = VerbsObjName(&ah->obj);
+	VerbsArgError(interp, "ah", name, "ah \"%s\" is on another pd",
+		Tcl_GetString(name));
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    return TCL_OK;
 }
 
 /*
@@ -682,6 +791,7 @@ ParseSgList(
 static int
 ParseSendWr(
     Tcl_Interp *interp,
+    VerbsQp *q,
     Tcl_Obj *dictObj,
     struct ibv_send_wr *wr)
 {
@@ -699,7 +809,9 @@ ParseSendWr(
     Tcl_Obj *keyObj, *valueObj;
     int done, idx, result = TCL_ERROR;
     uint64_t v, remoteAddr = 0, rkey = 0, compareAdd = 0, swap = 0;
-    int isAtomic;
+    uint64_t remoteQpn = 0, remoteQkey = VERBS_DEFAULT_QKEY;
+    VerbsAh *ah = NULL;
+    int udKeys = 0;
 
     memset(wr, 0, sizeof(*wr));
     wr->opcode = IBV_WR_SEND;
@@ -717,16 +829,12 @@ ParseSendWr(
 	    goto done;
 	}
 	switch (idx) {
-	case K_AH: {
-	    VerbsAh *a = (VerbsAh *) VerbsObjGet(interp, valueObj,
-		    &verbsAhClass);
-
-	    if (a == NULL) {
+	case K_AH:
+	    ah = (VerbsAh *) VerbsObjGet(interp, valueObj, &verbsAhClass);
+	    if (ah == NULL) {
 		goto done;
 	    }
-	    wr->wr.ud.ah = a->ah;
 	    break;
-	}
 	case K_OPCODE:
 	    if (VerbsGetEnum(interp, verbsWrOpcode, "opcode", valueObj, &v)
 		    != TCL_OK) {
@@ -765,8 +873,8 @@ ParseSendWr(
 	    case K_IMM_DATA: wr->imm_data = htonl((uint32_t) v); break;
 	    case K_INVALIDATE_RKEY: wr->invalidate_rkey = (uint32_t) v; break;
 	    case K_REMOTE_ADDR: remoteAddr = v; break;
-	    case K_REMOTE_QKEY: wr->wr.ud.remote_qkey = (uint32_t) v; break;
-	    case K_REMOTE_QPN: wr->wr.ud.remote_qpn = (uint32_t) v; break;
+	    case K_REMOTE_QKEY: remoteQkey = v; udKeys = 1; break;
+	    case K_REMOTE_QPN: remoteQpn = v; udKeys = 1; break;
 	    case K_RKEY: rkey = v; break;
 	    case K_SWAP: swap = v; break;
 	    case K_WR_ID: wr->wr_id = v; break;
@@ -775,21 +883,26 @@ ParseSendWr(
 	}
     }
 
+    if (VerbsCheckSendWr(interp, q, wr->opcode, ah, udKeys) != TCL_OK) {
+	goto done;
+    }
+
     /*
-     * The rdma and atomic members share a union with ud: fill them last,
-     * and only for the opcodes that use them.
+     * The ud, rdma and atomic members share a union: fill the one the QP
+     * type and opcode use.
      */
 
-    isAtomic = wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP
-	    || wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
-    if (isAtomic) {
+    if (q->qpType == IBV_QPT_UD) {
+	wr->wr.ud.ah = ah->ah;
+	wr->wr.ud.remote_qpn = (uint32_t) remoteQpn;
+	wr->wr.ud.remote_qkey = (uint32_t) remoteQkey;
+    } else if (wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP
+	    || wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
 	wr->wr.atomic.remote_addr = remoteAddr;
 	wr->wr.atomic.rkey = (uint32_t) rkey;
 	wr->wr.atomic.compare_add = compareAdd;
 	wr->wr.atomic.swap = swap;
-    } else if (wr->opcode == IBV_WR_RDMA_WRITE
-	    || wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM
-	    || wr->opcode == IBV_WR_RDMA_READ) {
+    } else {
 	wr->wr.rdma.remote_addr = remoteAddr;
 	wr->wr.rdma.rkey = (uint32_t) rkey;
     }
@@ -892,7 +1005,8 @@ QpPostSend(
     wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
     memset(wrs, 0, n * sizeof(*wrs));
     for (i = 0; i < n; i++) {
-	if (ParseSendWr(interp, objv[i + 2], &wrs[i]) != TCL_OK) {
+	if (ParseSendWr(interp, (VerbsQp *) objPtr, objv[i + 2], &wrs[i])
+		!= TCL_OK) {
 	    goto done;
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;

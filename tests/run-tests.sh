@@ -63,6 +63,14 @@ run_suite() {
     set -- $line
     passed=$((passed + $5)) skipped=$((skipped + $7)) failed=$((failed + $9))
     [ "$rc" -eq 0 ] || status=1
+    # A test file that dies part way (a Tcl error outside any test) is
+    # reported by tcltest but not counted: count it as a failure.
+    errors=$(grep -ac '^Test file error' "$log")
+    if [ "$errors" -gt 0 ]; then
+	echo "run-tests.sh: $errors test file(s) of the $name run ended in an error" >&2
+	failed=$((failed + errors))
+	status=1
+    fi
 }
 
 vm_run() {
