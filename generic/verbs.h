@@ -317,6 +317,8 @@ MODULE_SCOPE void	VerbsNotifyStop(VerbsObj *objPtr);
 MODULE_SCOPE int	VerbsWaitEvent(Tcl_Interp *interp, VerbsObj *objPtr,
 			    int fd, int objc, Tcl_Obj *const objv[]);
 MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
+MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
+			    int *msPtr);
 
 /*
  * Type descriptors and creation commands, one file each.

@@ -275,7 +275,7 @@ CqPoll(
  * CqWait --
  *
  *	$cq wait COUNT ?-timeout MS?: poll until COUNT completions have
- *	arrived (default timeout 5000 ms).  Busy polls, yielding the CPU
+ *	arrived (default timeout 5000 ms, -1 for none).  Busy polls, yielding the CPU
  *	with a short sleep between empty polls.
  *
  * Results:
@@ -307,9 +307,9 @@ CqWait(
     static const char *const options[] = {"-timeout", NULL};
     VerbsCq *c = (VerbsCq *) objPtr;
     Tcl_Obj *values[1] = {NULL}, *list;
-    uint64_t count, timeout = 5000;
+    uint64_t count;
+    int timeout = 5000, got = 0, n;
     double deadline;
-    int got = 0, n;
 
     if (objc == 4) {
 	Tcl_WrongNumArgs(interp, 2, objv, "count ?-timeout ms?");
@@ -317,8 +317,8 @@ CqWait(
     }
     if (VerbsGetUInt(interp, "count", objv[2], INT32_MAX, &count) != TCL_OK
 	    || VerbsParseOptions(interp, objc, objv, 3, options, values)
-	    != TCL_OK || (values[0] && VerbsGetUInt(interp, "-timeout",
-	    values[0], INT32_MAX, &timeout) != TCL_OK)) {
+	    != TCL_OK || (values[0] && VerbsGetTimeout(interp, values[0],
+	    &timeout) != TCL_OK)) {
 	return TCL_ERROR;
     }
     list = Tcl_NewObj();
@@ -333,13 +333,13 @@ CqWait(
 	if (n == 0) {
 	    struct timespec pause = {0, 20000};
 
-	    if (NowMs() >= deadline) {
+	    if (timeout >= 0 && NowMs() >= deadline) {
 		Tcl_Obj *name = VerbsObjName(objPtr);
 
 		Tcl_SetObjResult(interp, Tcl_ObjPrintf(
-			"timed out after %" TCL_LL_MODIFIER "d ms waiting for %"
-			TCL_LL_MODIFIER "d completions on %s (got %d)",
-			(Tcl_WideInt) timeout, (Tcl_WideInt) count, Tcl_GetString(name), got));
+			"timed out after %d ms waiting for %d completions on "
+			"%s (got %d)", timeout, (int) count,
+			Tcl_GetString(name), got));
 		Tcl_DecrRefCount(name);
 		Tcl_SetObjErrorCode(interp, Tcl_ObjPrintf(
 			"VERBS TIMEOUT %d", got));

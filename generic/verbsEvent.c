@@ -193,6 +193,40 @@ NotifyReadable(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsGetTimeout --
+ *
+ *	A -timeout value: milliseconds, or -1 for no limit.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Sets *msPtr.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsGetTimeout(
+    Tcl_Interp *interp,
+    Tcl_Obj *valueObj,
+    int *msPtr)
+{
+    Tcl_WideInt w;
+
+    if (Tcl_GetWideIntFromObj(NULL, valueObj, &w) != TCL_OK || w < -1
+	    || w > INT32_MAX) {
+	return VerbsArgError(interp, "-timeout", valueObj,
+		"bad -timeout \"%s\": must be milliseconds, or -1 for no limit",
+		Tcl_GetString(valueObj));
+    }
+    *msPtr = (int) w;
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsWaitEvent --
  *
  *	$obj wait ?-timeout ms?: block until the next event (default
@@ -217,8 +251,7 @@ VerbsWaitEvent(
 {
     static const char *const options[] = {"-timeout", NULL};
     Tcl_Obj *values[1] = {NULL}, *event;
-    Tcl_WideInt wide = 5000;
-    int timeout, left;
+    int timeout = 5000, left;
     struct timespec start, now;
 
     if (objc != 2 && objc != 4) {
@@ -228,13 +261,9 @@ VerbsWaitEvent(
     if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (values[0] && (Tcl_GetWideIntFromObj(NULL, values[0], &wide) != TCL_OK
-	    || wide < -1 || wide > INT32_MAX)) {
-	return VerbsArgError(interp, "-timeout", values[0],
-		"bad -timeout \"%s\": must be milliseconds, or -1 for no limit",
-		Tcl_GetString(values[0]));
+    if (values[0] && VerbsGetTimeout(interp, values[0], &timeout) != TCL_OK) {
+	return TCL_ERROR;
     }
-    timeout = (int) wide;
     clock_gettime(CLOCK_MONOTONIC, &start);
     left = timeout;
     for (;;) {

@@ -120,9 +120,21 @@ proc ::verbs::connect_qp {qp local remote args} {
 	dict set ah grh [dict create dgid [dict get $remote gid] \
 		sgid_index [dict get $local gid_index] hop_limit 64]
     }
+    # An ah_attr in -rtr is merged into the computed one key by key, its
+    # grh too: {ah_attr {grh {hop_limit 1}}} changes just that.
+    set rtr [dict get $opts -rtr]
+    if {[dict exists $rtr ah_attr]} {
+	set given [dict get $rtr ah_attr]
+	if {[dict exists $given grh] && [dict exists $ah grh]} {
+	    dict set given grh [dict merge [dict get $ah grh] \
+		    [dict get $given grh]]
+	}
+	set ah [dict merge $ah $given]
+	dict unset rtr ah_attr
+    }
     $qp to_rtr [dict merge [dict create dest_qp_num \
 	    [dict get $remote qp_num] rq_psn [dict get $remote psn] \
-	    ah_attr $ah] [dict get $opts -rtr]]
+	    ah_attr $ah] $rtr]
     $qp to_rts [dict merge [list sq_psn [dict get $local psn]] \
 	    [dict get $opts -rts]]
     return
