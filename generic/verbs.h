@@ -138,6 +138,14 @@ typedef struct VerbsMr {
     int access;
 } VerbsMr;
 
+typedef struct VerbsMw {
+    VerbsObj obj;
+    struct ibv_mw *mw;
+    VerbsMr *boundMr;		/* The MR of the last bind (referenced: its
+				 * memory stays while the window may point
+				 * at it), or NULL. */
+} VerbsMw;
+
 typedef struct VerbsCq {
     VerbsObj obj;
     struct ibv_cq *cq;
@@ -326,18 +334,23 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
 
 MODULE_SCOPE const VerbsType verbsContextClass, verbsPdClass, verbsMrClass,
 	verbsCqClass, verbsQpClass, verbsAhClass, verbsChannelClass,
-	verbsSrqClass, verbsCmChannelClass, verbsCmIdClass;
+	verbsSrqClass, verbsCmChannelClass, verbsCmIdClass, verbsMwClass;
 
 MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsContextOpenCmd,
 	VerbsPdCreateCmd, VerbsMrCreateCmd, VerbsCqCreateCmd,
 	VerbsQpCreateCmd, VerbsAhCreateCmd, VerbsChannelCreateCmd,
-	VerbsSrqCreateCmd, VerbsCmChannelCmd, VerbsCmIdCmd;
+	VerbsSrqCreateCmd, VerbsCmChannelCmd, VerbsCmIdCmd, VerbsMwCreateCmd;
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
 #define VERBS_DEFAULT_QKEY 0x11111111	/* UD Q_Key of to_init and sends. */
 MODULE_SCOPE int	VerbsCheckSendWr(Tcl_Interp *interp, VerbsQp *q,
 			    enum ibv_wr_opcode opcode, VerbsAh *ah,
 			    int udKeys);
+MODULE_SCOPE int	VerbsParseBindInfo(Tcl_Interp *interp,
+			    Tcl_Obj *dictObj, struct ibv_mw_bind_info *info,
+			    VerbsMr **mrPtr);
+MODULE_SCOPE void	VerbsMwBound(VerbsMw *w, VerbsMr *m);
+MODULE_SCOPE VerbsMethodProc VerbsQpBindMw;
 MODULE_SCOPE int	VerbsQpCreate(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], VerbsCmId *cm);
 typedef int (VerbsRecvPostProc)(void *target, struct ibv_recv_wr *wrs,

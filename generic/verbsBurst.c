@@ -425,6 +425,11 @@ VerbsQpSendBurst(
 	    goto done;
 	}
     }
+    if (opcode == IBV_WR_BIND_MW) {
+	VerbsArgError(interp, "-opcode", v[O_OPCODE],
+		"send_burst cannot bind windows");
+	goto done;
+    }
     if (VerbsCheckSendWr(interp, q, (enum ibv_wr_opcode) opcode, ah,
 	    v[O_REMOTE_QPN] || v[O_REMOTE_QKEY]) != TCL_OK) {
 	goto done;

@@ -29,6 +29,9 @@ static const EnsembleCmd pdCmds[] = {
 static const EnsembleCmd mrCmds[] = {
     {"create", VerbsMrCreateCmd}, {NULL, NULL}
 };
+static const EnsembleCmd mwCmds[] = {
+    {"create", VerbsMwCreateCmd}, {NULL, NULL}
+};
 static const EnsembleCmd cqCmds[] = {
     {"create", VerbsCqCreateCmd}, {NULL, NULL}
 };
@@ -52,6 +55,7 @@ static const Ensemble ensembles[] = {
     {"context", contextCmds},
     {"pd", pdCmds},
     {"mr", mrCmds},
+    {"mw", mwCmds},
     {"cq", cqCmds},
     {"qp", qpCmds},
     {"ah", ahCmds},

@@ -3,6 +3,8 @@
  *
  *	Memory regions: [verbs::mr create] registers a page-aligned buffer
  *	that the MR owns; the mr object command reads and writes it.
+ *	Memory windows: [verbs::mw create], bound to an MR with [$qp
+ *	bind_mw] (type 1) or a bind_mw work request (type 2).
  *
  * Copyright (c) 2026 The verbs authors.
  * See the file "LICENSE" for terms of use and redistribution.
@@ -41,7 +43,8 @@ static const char *const mrOptions[] = {
  *	MrCget: TCL_OK with *valuePtr set.
  *
  * Side effects:
- *	MrFree: ibv_dereg_mr, frees the buffer.
+ *	MrFree: ibv_dereg_mr, frees the buffer (not if the deregistration
+ *	failed).
  *
  *----------------------------------------------------------------------
  */
@@ -73,8 +76,14 @@ MrFree(
 {
     VerbsMr *m = (VerbsMr *) objPtr;
 
-    ibv_dereg_mr(m->mr);
-    free(m->buf);
+    /*
+     * If the device keeps the registration (it should not: windows hold
+     * their MR), the memory stays too: it may still be written.
+     */
+
+    if (ibv_dereg_mr(m->mr) == 0) {
+	free(m->buf);
+    }
 }
 
 const VerbsType verbsMrClass = {
@@ -320,5 +329,231 @@ VerbsMrCreateCmd(
 	ckfree(m);
 	return TCL_ERROR;
     }
+    return TCL_OK;
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Memory windows.
+ * ------------------------------------------------------------------------
+ */
+
+static const VerbsMethod mwMethods[] = {
+    VERBS_METHOD_CGET,
+    VERBS_METHOD_CHILDREN,
+    VERBS_METHOD_CLOSE,
+    {NULL, NULL, 0, 0, NULL}
+};
+
+static const char *const mwOptions[] = {
+    "-rkey", "-type", "-handle", "-pd", "-mr", NULL
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MwCget, MwFree, VerbsMwBound --
+ *
+ *	cget options; deallocation (which unbinds the window and lets go
+ *	of its MR); remembering the MR of a bind.
+ *
+ * Results:
+ *	MwCget: TCL_OK with *valuePtr set.
+ *
+ * Side effects:
+ *	MwFree: ibv_dealloc_mw.  VerbsMwBound: moves the MR reference.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MwCget(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    int index,
+    Tcl_Obj **valuePtr)
+{
+    VerbsMw *w = (VerbsMw *) objPtr;
+
+    switch (index) {
+    case 0: *valuePtr = Tcl_NewWideIntObj(w->mw->rkey); break;
+    case 1: *valuePtr = Tcl_NewIntObj(w->mw->type); break;
+    case 2: *valuePtr = Tcl_NewWideIntObj(w->mw->handle); break;
+    case 3: *valuePtr = VerbsObjName(objPtr->parent); break;
+    default:
+	*valuePtr = w->boundMr ? VerbsObjName(&w->boundMr->obj)
+		: Tcl_NewObj();
+	break;
+    }
+    return TCL_OK;
+}
+
+static void
+MwFree(
+    VerbsObj *objPtr)
+{
+    VerbsMw *w = (VerbsMw *) objPtr;
+
+    ibv_dealloc_mw(w->mw);
+    if (w->boundMr) {
+	VerbsObjRelease(&w->boundMr->obj);
+    }
+}
+
+void
+VerbsMwBound(
+    VerbsMw *w,
+    VerbsMr *m)
+{
+    VerbsObjRetain(&m->obj);
+    if (w->boundMr) {
+	VerbsObjRelease(&w->boundMr->obj);
+    }
+    w->boundMr = m;
+}
+
+const VerbsType verbsMwClass = {
+    "mw", sizeof(VerbsMw), mwMethods, mwOptions, MwCget, MwFree, NULL
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsMwCreateCmd --
+ *
+ *	verbs::mw create PD ?-type 1|2? ?-command NAME?
+ *
+ * Results:
+ *	The mw object command's name.
+ *
+ * Side effects:
+ *	ibv_alloc_mw.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsMwCreateCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const char *const options[] = {"-command", "-type", NULL};
+    static const VerbsEnum types[] = {
+	{"1", IBV_MW_TYPE_1}, {"2", IBV_MW_TYPE_2}, {NULL, 0}
+    };
+    Tcl_Obj *values[2] = {NULL, NULL};
+    uint64_t type = IBV_MW_TYPE_1;
+    struct ibv_mw *mw;
+    VerbsPd *p;
+    VerbsMw *w;
+
+    p = (VerbsPd *) VerbsCreateArgs(interp, objc, objv, 2,
+	    "pd ?-type 1|2? ?-command name?", options, values, &verbsPdClass);
+    if (p == NULL || (values[1] && VerbsGetEnum(interp, types, "-type",
+	    values[1], &type) != TCL_OK)) {
+	return TCL_ERROR;
+    }
+    mw = ibv_alloc_mw(p->pd, (enum ibv_mw_type) type);
+    if (mw == NULL) {
+	return VerbsSysError(interp, "ibv_alloc_mw", &p->obj, NULL, errno);
+    }
+    w = (VerbsMw *) VerbsObjNew(&verbsMwClass);
+    w->mw = mw;
+    if (VerbsObjRegister(interp, &w->obj, &p->obj, values[0]) != TCL_OK) {
+	ibv_dealloc_mw(mw);
+	ckfree(w);
+	return TCL_ERROR;
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsParseBindInfo --
+ *
+ *	A bind_info dict {mr MR ?offset O? ?length L? ?mw_access_flags F?}:
+ *	the window covers [offset, offset+length) of the MR's buffer
+ *	(default: all of it), with the given remote access (default
+ *	remote_write remote_read).
+ *
+ * Results:
+ *	A standard Tcl result; the MR in *mrPtr.
+ *
+ * Side effects:
+ *	Fills *info.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsParseBindInfo(
+    Tcl_Interp *interp,
+    Tcl_Obj *dictObj,
+    struct ibv_mw_bind_info *info,
+    VerbsMr **mrPtr)
+{
+    static const char *const keys[] = {
+	"length", "mr", "mw_access_flags", "offset", NULL
+    };
+    enum { K_LENGTH, K_MR, K_ACCESS, K_OFFSET };
+    Tcl_Obj *v[4] = {NULL, NULL, NULL, NULL}, *keyObj, *valueObj;
+    Tcl_DictSearch search;
+    VerbsMr *m;
+    size_t off = 0, len;
+    uint64_t access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+    int done, idx;
+
+    if (Tcl_DictObjFirst(NULL, dictObj, &search, &keyObj, &valueObj, &done)
+	    != TCL_OK) {
+	return VerbsArgError(interp, "bind_info", dictObj,
+		"bad bind_info \"%s\": must be a dict", Tcl_GetString(dictObj));
+    }
+    for (; !done; Tcl_DictObjNext(&search, &keyObj, &valueObj, &done)) {
+	if (Tcl_GetIndexFromObj(interp, keyObj, keys, "bind_info key",
+		TCL_EXACT, &idx) != TCL_OK) {
+	    Tcl_DictObjDone(&search);
+	    Tcl_SetErrorCode(interp, "VERBS", "ARG", Tcl_GetString(keyObj),
+		    Tcl_GetString(valueObj), NULL);
+	    return TCL_ERROR;
+	}
+	v[idx] = valueObj;
+    }
+    Tcl_DictObjDone(&search);
+    if (v[K_MR] == NULL) {
+	return VerbsArgError(interp, "mr", NULL, "bind_info needs mr");
+    }
+    m = (VerbsMr *) VerbsObjGet(interp, v[K_MR], &verbsMrClass);
+    if (m == NULL) {
+	return TCL_ERROR;
+    }
+    len = m->length;
+    if (v[K_OFFSET] || v[K_LENGTH]) {
+	Tcl_Obj *zero = Tcl_NewIntObj(0);
+	int result;
+
+	Tcl_IncrRefCount(zero);
+	len = v[K_LENGTH] ? 0 : m->length;
+	result = VerbsMrRange(interp, m, v[K_OFFSET] ? v[K_OFFSET] : zero,
+		v[K_LENGTH], &off, &len);
+	Tcl_DecrRefCount(zero);
+	if (result != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (!v[K_LENGTH]) {
+	    len = m->length - off;
+	}
+    }
+    if (v[K_ACCESS] && VerbsGetFlags(interp, verbsAccessFlags,
+	    "mw_access_flags", v[K_ACCESS], &access) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    info->mr = m->mr;
+    info->addr = (uintptr_t) (m->buf + off);
+    info->length = len;
+    info->mw_access_flags = (unsigned) access;
+    *mrPtr = m;
     return TCL_OK;
 }

@@ -19,6 +19,8 @@ static VerbsMethodProc QpModify, QpQuery, QpToInit, QpToRtr, QpToRts,
 	QpPostSend, QpPostRecv;
 
 static const VerbsMethod qpMethods[] = {
+    {"bind_mw", VerbsQpBindMw, 2, 6,
+	    "mw bind_info ?-wr_id n? ?-signaled bool?"},
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
@@ -38,6 +40,15 @@ static const char *const qpOptions[] = {
     "-qp_num", "-qp_type", "-state", "-handle", "-pd", "-send_cq",
     "-recv_cq", "-srq", NULL
 };
+
+/*
+ * The objects of a bind_mw work request, applied once it is posted.
+ */
+
+typedef struct MwBind {
+    VerbsMw *mw;
+    VerbsMr *mr;
+} MwBind;
 
 /* Every attr_mask bit ibv_query_qp is asked for. */
 #define QUERY_MASK ((IBV_QP_DEST_QPN << 1) - 1)
@@ -710,8 +721,8 @@ ParseSgList(
  *
  *	Check that a send work request fits its QP before it reaches the
  *	provider, which trusts it: the opcode is one this package can fill
- *	in, a UD QP sends only SENDs and needs an address handle of its
- *	own PD, and other QPs take no UD addressing.
+ *	in (not tso), a UD QP sends only SENDs and needs an address handle
+ *	of its own PD, and other QPs take no UD addressing.
  *
  * Results:
  *	A standard Tcl result.
@@ -732,7 +743,7 @@ VerbsCheckSendWr(
 {
     Tcl_Obj *name;
 
-    if (opcode == IBV_WR_BIND_MW || opcode == IBV_WR_TSO) {
+    if (opcode == IBV_WR_TSO) {
 	name = VerbsEnumObj(verbsWrOpcode, opcode);
 	VerbsArgError(interp, "opcode", name, "opcode %s is not supported",
 		Tcl_GetString(name));
@@ -793,18 +804,20 @@ ParseSendWr(
     Tcl_Interp *interp,
     VerbsQp *q,
     Tcl_Obj *dictObj,
-    struct ibv_send_wr *wr)
+    struct ibv_send_wr *wr,
+    MwBind *bind)
 {
     static const char *const keys[] = {
-	"ah", "compare_add", "imm_data", "invalidate_rkey", "opcode",
-	"remote_addr", "remote_qkey", "remote_qpn", "rkey", "send_flags",
-	"sg_list", "swap", "wr_id", NULL
+	"ah", "bind_info", "compare_add", "imm_data", "invalidate_rkey",
+	"mw", "opcode", "remote_addr", "remote_qkey", "remote_qpn", "rkey",
+	"send_flags", "sg_list", "swap", "wr_id", NULL
     };
     enum {
-	K_AH, K_COMPARE_ADD, K_IMM_DATA, K_INVALIDATE_RKEY, K_OPCODE,
-	K_REMOTE_ADDR, K_REMOTE_QKEY, K_REMOTE_QPN, K_RKEY, K_SEND_FLAGS,
-	K_SG_LIST, K_SWAP, K_WR_ID
+	K_AH, K_BIND_INFO, K_COMPARE_ADD, K_IMM_DATA, K_INVALIDATE_RKEY,
+	K_MW, K_OPCODE, K_REMOTE_ADDR, K_REMOTE_QKEY, K_REMOTE_QPN, K_RKEY,
+	K_SEND_FLAGS, K_SG_LIST, K_SWAP, K_WR_ID
     };
+    Tcl_Obj *bindInfo = NULL;
     Tcl_DictSearch search;
     Tcl_Obj *keyObj, *valueObj;
     int done, idx, result = TCL_ERROR;
@@ -835,6 +848,16 @@ ParseSendWr(
 		goto done;
 	    }
 	    break;
+	case K_BIND_INFO:
+	    bindInfo = valueObj;
+	    break;
+	case K_MW:
+	    bind->mw = (VerbsMw *) VerbsObjGet(interp, valueObj,
+		    &verbsMwClass);
+	    if (bind->mw == NULL) {
+		goto done;
+	    }
+	    break;
 	case K_OPCODE:
 	    if (VerbsGetEnum(interp, verbsWrOpcode, "opcode", valueObj, &v)
 		    != TCL_OK) {
@@ -860,7 +883,7 @@ ParseSendWr(
 	    break;
 	default: {
 	    static const uint64_t max[] = {
-		0, INT64_MAX, UINT32_MAX, UINT32_MAX, 0, INT64_MAX,
+		0, 0, INT64_MAX, UINT32_MAX, UINT32_MAX, 0, 0, INT64_MAX,
 		UINT32_MAX, 0xffffff, UINT32_MAX, 0, 0, INT64_MAX, INT64_MAX
 	    };
 
@@ -892,7 +915,24 @@ ParseSendWr(
      * type and opcode use.
      */
 
-    if (q->qpType == IBV_QPT_UD) {
+    if (wr->opcode == IBV_WR_BIND_MW) {
+	if (bind->mw == NULL || bindInfo == NULL) {
+	    VerbsArgError(interp, "mw", NULL,
+		    "opcode bind_mw needs mw and bind_info");
+	    goto done;
+	}
+	if (bind->mw->mw->type != IBV_MW_TYPE_2) {
+	    VerbsArgError(interp, "mw", NULL, "a bind_mw work request binds "
+		    "type 2 windows: bind a type 1 window with $qp bind_mw");
+	    goto done;
+	}
+	if (VerbsParseBindInfo(interp, bindInfo, &wr->bind_mw.bind_info,
+		&bind->mr) != TCL_OK) {
+	    goto done;
+	}
+	wr->bind_mw.mw = bind->mw->mw;
+	wr->bind_mw.rkey = ibv_inc_rkey(bind->mw->mw->rkey);
+    } else if (q->qpType == IBV_QPT_UD) {
 	wr->wr.ud.ah = ah->ah;
 	wr->wr.ud.remote_qpn = (uint32_t) remoteQpn;
 	wr->wr.ud.remote_qkey = (uint32_t) remoteQkey;
@@ -999,21 +1039,36 @@ QpPostSend(
     int objc,
     Tcl_Obj *const objv[])
 {
-    int n = objc - 2, i, err, result = TCL_ERROR;
+    int n = objc - 2, i, err, posted, result = TCL_ERROR;
     struct ibv_send_wr *wrs, *bad = NULL;
+    MwBind *binds;
 
     wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
     memset(wrs, 0, n * sizeof(*wrs));
+    binds = (MwBind *) ckalloc(n * sizeof(*binds));
+    memset(binds, 0, n * sizeof(*binds));
     for (i = 0; i < n; i++) {
-	if (ParseSendWr(interp, (VerbsQp *) objPtr, objv[i + 2], &wrs[i])
-		!= TCL_OK) {
+	if (ParseSendWr(interp, (VerbsQp *) objPtr, objv[i + 2], &wrs[i],
+		&binds[i]) != TCL_OK) {
 	    goto done;
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
     }
     err = ibv_post_send(((VerbsQp *) objPtr)->qp, wrs, &bad);
-    result = err ? PostFailed(interp, objPtr, "ibv_post_send",
-	    bad ? bad - wrs : 0, err) : TCL_OK;
+    posted = err ? (bad ? (int) (bad - wrs) : 0) : n;
+    result = err ? PostFailed(interp, objPtr, "ibv_post_send", posted, err)
+	    : TCL_OK;
+
+    /*
+     * A posted type 2 bind gives the window its new rkey and MR.
+     */
+
+    for (i = 0; i < posted; i++) {
+	if (wrs[i].opcode == IBV_WR_BIND_MW) {
+	    binds[i].mw->mw->rkey = wrs[i].bind_mw.rkey;
+	    VerbsMwBound(binds[i].mw, binds[i].mr);
+	}
+    }
   done:
     for (i = 0; i < n; i++) {
 	if (wrs[i].sg_list) {
@@ -1021,6 +1076,7 @@ QpPostSend(
 	}
     }
     ckfree(wrs);
+    ckfree(binds);
     return result;
 }
 
@@ -1094,4 +1150,71 @@ VerbsPostRecv(
     }
     ckfree(wrs);
     return result;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsQpBindMw --
+ *
+ *	$qp bind_mw MW BIND_INFO ?-wr_id N? ?-signaled BOOL?: bind a type 1
+ *	memory window through this QP (ibv_bind_mw); the completion comes
+ *	on the send CQ when signaled.
+ *
+ * Results:
+ *	The window's new rkey.
+ *
+ * Side effects:
+ *	Binds the window; it holds a reference on the MR.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsQpBindMw(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const char *const options[] = {"-signaled", "-wr_id", NULL};
+    Tcl_Obj *values[2] = {NULL, NULL};
+    struct ibv_mw_bind bind;
+    VerbsMw *w;
+    VerbsMr *m;
+    uint64_t wrId = 0;
+    int signaled = 0, err;
+
+    if ((objc % 2) != 0) {
+	Tcl_WrongNumArgs(interp, 2, objv,
+		"mw bind_info ?-wr_id n? ?-signaled bool?");
+	return TCL_ERROR;
+    }
+    if (VerbsParseOptions(interp, objc, objv, 4, options, values) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    w = (VerbsMw *) VerbsObjGet(interp, objv[2], &verbsMwClass);
+    if (w == NULL) {
+	return TCL_ERROR;
+    }
+    if (w->mw->type != IBV_MW_TYPE_1) {
+	return VerbsArgError(interp, "mw", objv[2], "%s is a type 2 window: "
+		"bind it with a bind_mw work request", Tcl_GetString(objv[2]));
+    }
+    memset(&bind, 0, sizeof(bind));
+    if (VerbsParseBindInfo(interp, objv[3], &bind.bind_info, &m) != TCL_OK
+	    || (values[0] && VerbsGetBoolean(interp, "-signaled", values[0],
+	    &signaled) != TCL_OK) || (values[1] && VerbsGetUInt(interp,
+	    "-wr_id", values[1], INT64_MAX, &wrId) != TCL_OK)) {
+	return TCL_ERROR;
+    }
+    bind.wr_id = wrId;
+    bind.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+    err = ibv_bind_mw(((VerbsQp *) objPtr)->qp, w->mw, &bind);
+    if (err) {
+	return VerbsSysError(interp, "ibv_bind_mw", objPtr, NULL, err);
+    }
+    VerbsMwBound(w, m);
+    Tcl_SetObjResult(interp, Tcl_NewWideIntObj(w->mw->rkey));
+    return TCL_OK;
 }
