@@ -771,6 +771,29 @@ GetConnParam(
  *----------------------------------------------------------------------
  */
 
+typedef int (ConnectProc)(struct rdma_cm_id *id,
+	struct rdma_conn_param *param);
+
+static int
+ConnectCall(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[],
+    ConnectProc *call,
+    const char *name)
+{
+    struct rdma_conn_param param;
+
+    if (GetConnParam(interp, objc, objv, &param) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (call(((VerbsCmId *) objPtr)->id, &param) != 0) {
+	return VerbsSysError(interp, name, objPtr, NULL, errno);
+    }
+    return TCL_OK;
+}
+
 static int
 CmIdConnect(
     Tcl_Interp *interp,
@@ -778,15 +801,8 @@ CmIdConnect(
     int objc,
     Tcl_Obj *const objv[])
 {
-    struct rdma_conn_param param;
-
-    if (GetConnParam(interp, objc, objv, &param) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (rdma_connect(((VerbsCmId *) objPtr)->id, &param) != 0) {
-	return VerbsSysError(interp, "rdma_connect", objPtr, NULL, errno);
-    }
-    return TCL_OK;
+    return ConnectCall(interp, objPtr, objc, objv, rdma_connect,
+	    "rdma_connect");
 }
 
 static int
@@ -796,15 +812,8 @@ CmIdAccept(
     int objc,
     Tcl_Obj *const objv[])
 {
-    struct rdma_conn_param param;
-
-    if (GetConnParam(interp, objc, objv, &param) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (rdma_accept(((VerbsCmId *) objPtr)->id, &param) != 0) {
-	return VerbsSysError(interp, "rdma_accept", objPtr, NULL, errno);
-    }
-    return TCL_OK;
+    return ConnectCall(interp, objPtr, objc, objv, rdma_accept,
+	    "rdma_accept");
 }
 
 static int
