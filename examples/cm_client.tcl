@@ -10,7 +10,9 @@
 #	    connects and waits until the connection is established,
 #	    sends 16 bytes (inline when the QP allows),
 #	    waits for that send to complete,
-#	    waits for the server's 16-byte answer, and disconnects.
+#	    waits for the server's 16-byte answer,
+#	    lets the server disconnect first (for at most 2 s), and
+#	    disconnects.
 #
 #	Like rdma_client, the queue pair has one send and one receive work
 #	request of one SGE, asks for 16 bytes of inline data and signals
@@ -193,10 +195,17 @@ proc ::cmc::run {} {
     completion $scq rdma_get_send_comp
     completion $rcq rdma_get_recv_comp
 
-    # Disconnect, and give the server's answer a moment, so that the
-    # connection is torn down before the id goes.
-    $id disconnect
+    # The server disconnects once its send has completed, that is once
+    # the acknowledgement of our receive reached it.  The receive
+    # completion can come before the device has sent that ACK (Soft-RoCE
+    # posts the CQE first), and a disconnect at once would move the QP
+    # to the error state with the ACK still unsent: the server would
+    # wait for its send completion until its retries ran out.  So give
+    # the server a moment to disconnect first (rdma_client disconnects
+    # at once, but wakes up from a completion event, not busy polling).
+    # Then disconnect; like the C program, ignore a failure there.
     catch {verbs::cm_expect $ch disconnected -timeout 2000}
+    catch {$id disconnect}
     $ctx close
     $ch close
 }
