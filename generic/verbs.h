@@ -342,6 +342,8 @@ MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsContextOpenCmd,
 	VerbsSrqCreateCmd, VerbsCmChannelCmd, VerbsCmIdCmd, VerbsMwCreateCmd;
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
+MODULE_SCOPE int	VerbsWcError(Tcl_Interp *interp, VerbsObj *objPtr,
+			    const struct ibv_wc *wc, uint64_t wrId);
 #define VERBS_DEFAULT_QKEY 0x11111111	/* UD Q_Key of to_init and sends. */
 MODULE_SCOPE int	VerbsCheckSendWr(Tcl_Interp *interp, VerbsQp *q,
 			    enum ibv_wr_opcode opcode, VerbsAh *ah,

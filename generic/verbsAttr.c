@@ -888,6 +888,59 @@ StoreUInt(
     }
 }
 
+/*
+ * Dict keys are shared Tcl_Objs, one per field name and thread, so that a
+ * poll returning many completions does not make the same strings again.
+ */
+
+typedef struct ThreadKeys {
+    int initialized;
+    Tcl_HashTable keys;		/* const char *name -> Tcl_Obj. */
+} ThreadKeys;
+
+static Tcl_ThreadDataKey keysKey;
+
+static void
+FreeKeys(
+    ClientData clientData)
+{
+    ThreadKeys *tk = (ThreadKeys *) clientData;
+    Tcl_HashSearch search;
+    Tcl_HashEntry *hPtr;
+
+    for (hPtr = Tcl_FirstHashEntry(&tk->keys, &search); hPtr;
+	    hPtr = Tcl_NextHashEntry(&search)) {
+	Tcl_DecrRefCount((Tcl_Obj *) Tcl_GetHashValue(hPtr));
+    }
+    Tcl_DeleteHashTable(&tk->keys);
+    tk->initialized = 0;
+}
+
+static Tcl_Obj *
+KeyObj(
+    const char *name)		/* A field name of a static table: its
+				 * address is the key. */
+{
+    ThreadKeys *tk = (ThreadKeys *) Tcl_GetThreadData(&keysKey,
+	    sizeof(ThreadKeys));
+    Tcl_HashEntry *hPtr;
+    Tcl_Obj *key;
+    int isNew;
+
+    if (!tk->initialized) {
+	Tcl_InitHashTable(&tk->keys, TCL_ONE_WORD_KEYS);
+	tk->initialized = 1;
+	Tcl_CreateThreadExitHandler(FreeKeys, tk);
+    }
+    hPtr = Tcl_CreateHashEntry(&tk->keys, name, &isNew);
+    if (isNew) {
+	key = Tcl_NewStringObj(name, -1);
+	Tcl_IncrRefCount(key);
+	Tcl_SetHashValue(hPtr, key);
+    }
+    return (Tcl_Obj *) Tcl_GetHashValue(hPtr);
+}
+
 Tcl_Obj *
 VerbsStructToDict(
     const VerbsStruct *st,
@@ -936,7 +989,7 @@ VerbsStructToDict(
 	    v = Tcl_NewWideIntObj((Tcl_WideInt) LoadUInt(p, f->size));
 	    break;
 	}
-	Tcl_DictObjPut(NULL, dict, Tcl_NewStringObj(f->name, -1), v);
+	Tcl_DictObjPut(NULL, dict, KeyObj(f->name), v);
     }
     return dict;
 }

@@ -104,46 +104,6 @@ GetSge(
 /*
  *----------------------------------------------------------------------
  *
- * WcFailed --
- *
- *	Turn a failed completion into an error: "QP: work completion
- *	STATUS (wr_id N, vendor_err V)" with errorCode {VERBS WC status
- *	wr_id vendor_err}; wr_id is the sequence number in the burst.
- *
- * Results:
- *	TCL_ERROR.
- *
- * Side effects:
- *	Sets the result.
- *
- *----------------------------------------------------------------------
- */
-
-static int
-WcFailed(
-    Tcl_Interp *interp,
-    VerbsQp *q,
-    const struct ibv_wc *wc)
-{
-    Tcl_Obj *name = VerbsObjName(&q->obj);
-    Tcl_Obj *status = VerbsEnumObj(verbsWcStatus, wc->status);
-
-    Tcl_IncrRefCount(status);
-    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
-	    "%s: work completion %s (wr_id %" TCL_LL_MODIFIER "d, vendor_err "
-	    "%u)", Tcl_GetString(name), Tcl_GetString(status),
-	    (Tcl_WideInt) SEQ(wc->wr_id), wc->vendor_err));
-    Tcl_SetObjErrorCode(interp, Tcl_ObjPrintf("VERBS WC %s %"
-	    TCL_LL_MODIFIER "d %u", Tcl_GetString(status),
-	    (Tcl_WideInt) SEQ(wc->wr_id), wc->vendor_err));
-    Tcl_DecrRefCount(status);
-    Tcl_DecrRefCount(name);
-    return TCL_ERROR;
-}
-
-/*
- *----------------------------------------------------------------------
- *
  * PostSends, PostRecvs --
  *
  *	Post as many send WRs as depth, batch and count allow (every
@@ -266,8 +226,8 @@ PollCq(
 	}
 	if (wc[i].status != IBV_WC_SUCCESS) {
 	    /* Flushed or failed: name the QP it came from. */
-	    WcFailed(b->interp, (q && wc[i].qp_num == q->qp->qp_num)
-		    ? q : b->qp, &wc[i]);
+	    VerbsWcError(b->interp, &((q && wc[i].qp_num == q->qp->qp_num)
+		    ? q : b->qp)->obj, &wc[i], SEQ(wc[i].wr_id));
 	    return -1;
 	}
 	if (q == NULL || wc[i].qp_num != q->qp->qp_num) {

@@ -24,7 +24,7 @@ static const VerbsMethod cqMethods[] = {
     VERBS_METHOD_CLOSE,
     {"poll", CqPoll, 0, 1, "?max?"},
     {"req_notify", CqReqNotify, 0, 1, "?-solicited?"},
-    {"wait", CqWait, 1, 3, "count ?-timeout ms?"},
+    {"wait", CqWait, 1, 5, "count ?-timeout ms? ?-check bool?"},
     {NULL, NULL, 0, 0, NULL}
 };
 
@@ -188,6 +188,8 @@ VerbsCqCreateCmd(
  * PollInto --
  *
  *	Poll up to max completions and append them as WC dicts to list.
+ *	With check, a failed completion is an error (VerbsWcError); the
+ *	completions polled with it are lost.
  *
  * Results:
  *	The number polled, or -1 with an error in interp.
@@ -203,7 +205,8 @@ PollInto(
     Tcl_Interp *interp,
     VerbsCq *c,
     int max,
-    Tcl_Obj *list)
+    Tcl_Obj *list,
+    int check)
 {
     struct ibv_wc wc[POLL_BATCH];
     int total = 0, n, i;
@@ -217,6 +220,10 @@ PollInto(
 	    return -1;
 	}
 	for (i = 0; i < n; i++) {
+	    if (check && wc[i].status != IBV_WC_SUCCESS) {
+		VerbsWcError(interp, &c->obj, &wc[i], wc[i].wr_id);
+		return -1;
+	    }
 	    Tcl_ListObjAppendElement(NULL, list,
 		    VerbsStructToDict(&verbsWcStruct, &wc[i]));
 	}
@@ -226,6 +233,47 @@ PollInto(
 	}
     }
     return total;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsWcError --
+ *
+ *	Turn a failed completion into an error: "OBJ: work completion
+ *	STATUS (wr_id N, vendor_err V)" with errorCode {VERBS WC status
+ *	wr_id vendor_err}.  wrId is what to report as the wr_id.
+ *
+ * Results:
+ *	TCL_ERROR.
+ *
+ * Side effects:
+ *	Sets the result.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsWcError(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    const struct ibv_wc *wc,
+    uint64_t wrId)
+{
+    Tcl_Obj *name = VerbsObjName(objPtr);
+    Tcl_Obj *status = VerbsEnumObj(verbsWcStatus, wc->status);
+
+    Tcl_IncrRefCount(status);
+    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
+	    "%s: work completion %s (wr_id %" TCL_LL_MODIFIER "d, vendor_err "
+	    "%u)", Tcl_GetString(name), Tcl_GetString(status),
+	    (Tcl_WideInt) wrId, wc->vendor_err));
+    Tcl_SetObjErrorCode(interp, Tcl_ObjPrintf("VERBS WC %s %"
+	    TCL_LL_MODIFIER "d %u", Tcl_GetString(status),
+	    (Tcl_WideInt) wrId, wc->vendor_err));
+    Tcl_DecrRefCount(status);
+    Tcl_DecrRefCount(name);
+    return TCL_ERROR;
 }
 
 /*
@@ -261,7 +309,7 @@ CqPoll(
 	return TCL_ERROR;
     }
     list = Tcl_NewObj();
-    if (PollInto(interp, c, (int) max, list) < 0) {
+    if (PollInto(interp, c, (int) max, list, 0) < 0) {
 	Tcl_DecrRefCount(list);
 	return TCL_ERROR;
     }
@@ -274,8 +322,9 @@ CqPoll(
  *
  * CqWait --
  *
- *	$cq wait COUNT ?-timeout MS?: poll until COUNT completions have
- *	arrived (default timeout 5000 ms, -1 for none).  Busy polls, yielding the CPU
+ *	$cq wait COUNT ?-timeout MS? ?-check BOOL?: poll until COUNT
+ *	completions have arrived (default timeout 5000 ms, -1 for none);
+ *	with -check a failed completion is an error {VERBS WC ...}.  Busy polls, yielding the CPU
  *	with a short sleep between empty polls.
  *
  * Results:
@@ -304,27 +353,28 @@ CqWait(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-timeout", NULL};
+    static const char *const options[] = {"-check", "-timeout", NULL};
     VerbsCq *c = (VerbsCq *) objPtr;
-    Tcl_Obj *values[1] = {NULL}, *list;
+    Tcl_Obj *values[2] = {NULL, NULL}, *list;
     uint64_t count;
-    int timeout = 5000, got = 0, n;
+    int timeout = 5000, check = 0, got = 0, n;
     double deadline;
 
-    if (objc == 4) {
-	Tcl_WrongNumArgs(interp, 2, objv, "count ?-timeout ms?");
+    if ((objc % 2) != 1) {
+	Tcl_WrongNumArgs(interp, 2, objv, "count ?-timeout ms? ?-check bool?");
 	return TCL_ERROR;
     }
     if (VerbsGetUInt(interp, "count", objv[2], INT32_MAX, &count) != TCL_OK
 	    || VerbsParseOptions(interp, objc, objv, 3, options, values)
-	    != TCL_OK || (values[0] && VerbsGetTimeout(interp, values[0],
-	    &timeout) != TCL_OK)) {
+	    != TCL_OK || (values[0] && VerbsGetBoolean(interp, "-check",
+	    values[0], &check) != TCL_OK) || (values[1]
+	    && VerbsGetTimeout(interp, values[1], &timeout) != TCL_OK)) {
 	return TCL_ERROR;
     }
     list = Tcl_NewObj();
     deadline = NowMs() + (double) timeout;
     while ((uint64_t) got < count) {
-	n = PollInto(interp, c, (int) count - got, list);
+	n = PollInto(interp, c, (int) count - got, list, check);
 	if (n < 0) {
 	    Tcl_DecrRefCount(list);
 	    return TCL_ERROR;

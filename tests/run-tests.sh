@@ -47,7 +47,9 @@ passed=0 failed=0 skipped=0
 # run_suite NAME CMD... : runs the suite, tees its output to a log, adds
 # its counts.  A run without the tcltest summary line counts as failed.
 run_suite() {
-    local name=$1 log=$logdir/$1.log rc line
+    # Write to a log of this run's own, so that runs side by side in one
+    # tree do not read each other's counts; keep it as NAME.log after.
+    local name=$1 log=$logdir/$1.log.$$ rc line
     shift
     echo "==== verbs tests: $name"
     "$@" 2>&1 | tee "$log"
@@ -57,6 +59,7 @@ run_suite() {
 	echo "run-tests.sh: the $name run ended without a test summary (exit $rc)" >&2
 	status=1
 	failed=$((failed + 1))
+	mv -f "$log" "$logdir/$name.log"
 	return
     fi
     # all.tcl:  Total N  Passed N  Skipped N  Failed N
@@ -71,6 +74,7 @@ run_suite() {
 	failed=$((failed + errors))
 	status=1
     fi
+    mv -f "$log" "$logdir/$name.log"
 }
 
 vm_run() {
