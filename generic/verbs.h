@@ -295,6 +295,7 @@ MODULE_SCOPE int	VerbsGetBoolean(Tcl_Interp *interp, const char *key,
 MODULE_SCOPE int	VerbsGetUInt(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, uint64_t max,
 			    uint64_t *valuePtr);
+MODULE_SCOPE Tcl_Obj *	VerbsU64Obj(uint64_t v);
 MODULE_SCOPE Tcl_Obj *	VerbsGidObj(const union ibv_gid *gid);
 MODULE_SCOPE int	VerbsGetGid(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, union ibv_gid *gid);

@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -781,14 +782,64 @@ VerbsGetUInt(
 {
     Tcl_WideInt w;
 
-    if (Tcl_GetWideIntFromObj(NULL, valueObj, &w) != TCL_OK || w < 0
-	    || (uint64_t) w > max) {
-	return VerbsArgError(interp, key, valueObj,
-		"bad %s \"%s\": must be an integer from 0 to %llu", key,
-		Tcl_GetString(valueObj), (unsigned long long) max);
+    if (Tcl_GetWideIntFromObj(NULL, valueObj, &w) == TCL_OK && w >= 0
+	    && (uint64_t) w <= max) {
+	*valuePtr = (uint64_t) w;
+	return TCL_OK;
     }
-    *valuePtr = (uint64_t) w;
-    return TCL_OK;
+    if (max > (uint64_t) INT64_MAX) {
+	/*
+	 * Above 2**63-1 Tcl has a bignum (or a wrapped wide integer): read
+	 * the digits (decimal, or hex with 0x) as an unsigned number.
+	 */
+
+	const char *s = Tcl_GetString(valueObj);
+	char *end;
+	unsigned long long u;
+
+	while (*s == ' ' || *s == '\t') {
+	    s++;
+	}
+	errno = 0;
+	u = strtoull(s, &end, 0);
+	if (*s != '-' && *s != '+' && end != s && *end == '\0' && errno == 0) {
+	    *valuePtr = u;
+	    return TCL_OK;
+	}
+    }
+    return VerbsArgError(interp, key, valueObj,
+	    "bad %s \"%s\": must be an integer from 0 to %llu", key,
+	    Tcl_GetString(valueObj), (unsigned long long) max);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsU64Obj --
+ *
+ *	An unsigned 64-bit value as a Tcl_Obj that reads back the same
+ *	(above 2**63-1 as its decimal digits, which Tcl takes as a bignum).
+ *
+ * Results:
+ *	A new Tcl_Obj.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+Tcl_Obj *
+VerbsU64Obj(
+    uint64_t v)
+{
+    char buf[24];
+
+    if (v <= (uint64_t) INT64_MAX) {
+	return Tcl_NewWideIntObj((Tcl_WideInt) v);
+    }
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long) v);
+    return Tcl_NewStringObj(buf, -1);
 }
 
 /*
@@ -986,7 +1037,7 @@ VerbsStructToDict(
 	    v = VerbsStructToDict((const VerbsStruct *) f->table, p);
 	    break;
 	default:
-	    v = Tcl_NewWideIntObj((Tcl_WideInt) LoadUInt(p, f->size));
+	    v = VerbsU64Obj(LoadUInt(p, f->size));
 	    break;
 	}
 	Tcl_DictObjPut(NULL, dict, KeyObj(f->name), v);
@@ -1098,7 +1149,7 @@ VerbsDictToStruct(
 	    }
 	    break;
 	case VF_UINT: {
-	    uint64_t max = f->size >= 8 ? INT64_MAX
+	    uint64_t max = f->size >= 8 ? UINT64_MAX
 		    : (((uint64_t) 1) << (8 * f->size)) - 1;
 
 	    if (VerbsGetUInt(interp, f->name, valueObj, max, &v) != TCL_OK) {

@@ -362,7 +362,7 @@ VerbsQpSendBurst(
     if ((v[O_OPCODE] && VerbsGetEnum(interp, verbsWrOpcode, "-opcode",
 	    v[O_OPCODE], &opcode) != TCL_OK)
 	    || (v[O_REMOTE_ADDR] && VerbsGetUInt(interp, "-remote_addr",
-	    v[O_REMOTE_ADDR], INT64_MAX, &remoteAddr) != TCL_OK)
+	    v[O_REMOTE_ADDR], UINT64_MAX, &remoteAddr) != TCL_OK)
 	    || (v[O_RKEY] && VerbsGetUInt(interp, "-rkey", v[O_RKEY],
 	    UINT32_MAX, &rkey) != TCL_OK)
 	    || (v[O_IMM_DATA] && VerbsGetUInt(interp, "-imm_data",

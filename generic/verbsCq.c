@@ -262,15 +262,17 @@ VerbsWcError(
 {
     Tcl_Obj *name = VerbsObjName(objPtr);
     Tcl_Obj *status = VerbsEnumObj(verbsWcStatus, wc->status);
+    Tcl_Obj *id = VerbsU64Obj(wrId);
 
     Tcl_IncrRefCount(status);
+    Tcl_IncrRefCount(id);
     Tcl_SetObjResult(interp, Tcl_ObjPrintf(
-	    "%s: work completion %s (wr_id %" TCL_LL_MODIFIER "d, vendor_err "
-	    "%u)", Tcl_GetString(name), Tcl_GetString(status),
-	    (Tcl_WideInt) wrId, wc->vendor_err));
-    Tcl_SetObjErrorCode(interp, Tcl_ObjPrintf("VERBS WC %s %"
-	    TCL_LL_MODIFIER "d %u", Tcl_GetString(status),
-	    (Tcl_WideInt) wrId, wc->vendor_err));
+	    "%s: work completion %s (wr_id %s, vendor_err %u)",
+	    Tcl_GetString(name), Tcl_GetString(status), Tcl_GetString(id),
+	    wc->vendor_err));
+    Tcl_SetObjErrorCode(interp, Tcl_ObjPrintf("VERBS WC %s %s %u",
+	    Tcl_GetString(status), Tcl_GetString(id), wc->vendor_err));
+    Tcl_DecrRefCount(id);
     Tcl_DecrRefCount(status);
     Tcl_DecrRefCount(name);
     return TCL_ERROR;

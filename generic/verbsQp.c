@@ -685,7 +685,7 @@ ParseSgList(
 		    goto error;
 		}
 		if (VerbsGetUInt(interp, keys[idx], parts[k + 1],
-			idx == 0 ? INT64_MAX : UINT32_MAX, &v[idx]) != TCL_OK) {
+			idx == 0 ? UINT64_MAX : UINT32_MAX, &v[idx]) != TCL_OK) {
 		    goto error;
 		}
 	    }
@@ -883,8 +883,8 @@ ParseSendWr(
 	    break;
 	default: {
 	    static const uint64_t max[] = {
-		0, 0, INT64_MAX, UINT32_MAX, UINT32_MAX, 0, 0, INT64_MAX,
-		UINT32_MAX, 0xffffff, UINT32_MAX, 0, 0, INT64_MAX, INT64_MAX
+		0, 0, UINT64_MAX, UINT32_MAX, UINT32_MAX, 0, 0, UINT64_MAX,
+		UINT32_MAX, 0xffffff, UINT32_MAX, 0, 0, UINT64_MAX, UINT64_MAX
 	    };
 
 	    if (VerbsGetUInt(interp, keys[idx], valueObj, max[idx], &v)
@@ -987,7 +987,7 @@ ParseRecvWr(
 		goto done;
 	    }
 	} else {
-	    if (VerbsGetUInt(interp, "wr_id", valueObj, INT64_MAX, &v)
+	    if (VerbsGetUInt(interp, "wr_id", valueObj, UINT64_MAX, &v)
 		    != TCL_OK) {
 		goto done;
 	    }
@@ -1205,7 +1205,7 @@ VerbsQpBindMw(
     if (VerbsParseBindInfo(interp, objv[3], &bind.bind_info, &m) != TCL_OK
 	    || (values[0] && VerbsGetBoolean(interp, "-signaled", values[0],
 	    &signaled) != TCL_OK) || (values[1] && VerbsGetUInt(interp,
-	    "-wr_id", values[1], INT64_MAX, &wrId) != TCL_OK)) {
+	    "-wr_id", values[1], UINT64_MAX, &wrId) != TCL_OK)) {
 	return TCL_ERROR;
     }
     bind.wr_id = wrId;
