@@ -353,6 +353,8 @@ MODULE_SCOPE int	VerbsParseBindInfo(Tcl_Interp *interp,
 			    Tcl_Obj *dictObj, struct ibv_mw_bind_info *info,
 			    VerbsMr **mrPtr);
 MODULE_SCOPE void	VerbsMwBound(VerbsMw *w, VerbsMr *m);
+MODULE_SCOPE int	VerbsCheckBind(Tcl_Interp *interp, VerbsMw *w,
+			    VerbsMr *m);
 MODULE_SCOPE VerbsMethodProc VerbsQpBindMw;
 MODULE_SCOPE int	VerbsQpCreate(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], VerbsCmId *cm);

@@ -781,9 +781,19 @@ VerbsGetUInt(
     uint64_t *valuePtr)
 {
     Tcl_WideInt w;
+    const char *digits = Tcl_GetString(valueObj);
 
-    if (Tcl_GetWideIntFromObj(NULL, valueObj, &w) == TCL_OK && w >= 0
-	    && (uint64_t) w <= max) {
+    while (*digits == ' ' || *digits == '\t') {
+	digits++;
+    }
+
+    /*
+     * Tcl 8.6 wraps bignums below 2**64 in magnitude into wide ints, so a
+     * minus sign is checked on the string.
+     */
+
+    if (*digits != '-' && Tcl_GetWideIntFromObj(NULL, valueObj, &w) == TCL_OK
+	    && w >= 0 && (uint64_t) w <= max) {
 	*valuePtr = (uint64_t) w;
 	return TCL_OK;
     }

@@ -191,7 +191,8 @@ PostRecvs(
  *
  *	Poll one CQ in batches and account for what belongs to this burst:
  *	signalled sends of the QP (each completes every WR up to its
- *	wr_id) and receives of the peer.
+ *	wr_id) and receives of the peer.  Completions of the burst's QPs
+ *	left by an earlier burst are skipped; another QP's is an error.
  *
  * Results:
  *	The number of completions seen, or -1 with an error in interp (a
@@ -218,26 +219,30 @@ PollCq(
 	return -1;
     }
     for (i = 0; i < n; i++) {
-	int isRecv = (wc[i].opcode & IBV_WC_RECV) != 0;
-	VerbsQp *q = isRecv ? b->peer : b->qp;
+	VerbsQp *q = NULL;
 
+	if (wc[i].qp_num == b->qp->qp->qp_num) {
+	    q = b->qp;
+	} else if (b->peer && wc[i].qp_num == b->peer->qp->qp_num) {
+	    q = b->peer;
+	}
+	if (q == NULL) {
+	    Tcl_SetObjResult(b->interp, Tcl_ObjPrintf(
+		    "send_burst: polled a completion of QP %u, which is not "
+		    "in the burst (it is lost); give the burst QPs CQs of "
+		    "their own", wc[i].qp_num));
+	    Tcl_SetErrorCode(b->interp, "VERBS", "BURST", "FOREIGN", NULL);
+	    return -1;
+	}
 	if ((wc[i].wr_id & ~SEQ(wc[i].wr_id)) != b->tag) {
 	    continue;		/* An earlier burst's. */
 	}
 	if (wc[i].status != IBV_WC_SUCCESS) {
-	    /* Flushed or failed: name the QP it came from. */
-	    VerbsWcError(b->interp, &((q && wc[i].qp_num == q->qp->qp_num)
-		    ? q : b->qp)->obj, &wc[i], SEQ(wc[i].wr_id));
+	    /* Failed or flushed (the opcode is undefined then). */
+	    VerbsWcError(b->interp, &q->obj, &wc[i], SEQ(wc[i].wr_id));
 	    return -1;
 	}
-	if (q == NULL || wc[i].qp_num != q->qp->qp_num) {
-	    Tcl_SetObjResult(b->interp, Tcl_ObjPrintf(
-		    "send_burst: a completion of QP %u shares the CQ; give the "
-		    "burst QPs CQs of their own", wc[i].qp_num));
-	    Tcl_SetErrorCode(b->interp, "VERBS", "BURST", "FOREIGN", NULL);
-	    return -1;
-	}
-	if (isRecv) {
+	if (wc[i].opcode & IBV_WC_RECV) {
 	    b->received++;
 	    b->recvBytes += wc[i].byte_len;
 	} else {
@@ -261,7 +266,7 @@ PollCq(
  *	A dict: count size bytes seconds msg_rate mib_per_sec posts polls,
  *	plus received and recv_bytes with -peer.  A failed completion is
  *	an error {VERBS WC status wr_id vendor_err}; no progress for
- *	-timeout ms (default 5000) is {VERBS TIMEOUT n}.
+ *	-timeout ms (default 5000, -1 for none) is {VERBS TIMEOUT n}.
  *
  * Side effects:
  *	Moves the data.
@@ -293,7 +298,8 @@ VerbsQpSendBurst(
     struct ibv_qp_init_attr init;
     VerbsAh *ah = NULL;
     uint64_t u, opcode = IBV_WR_SEND, remoteAddr = 0, rkey = 0, imm = 0;
-    uint64_t remoteQpn = 0, remoteQkey = VERBS_DEFAULT_QKEY, timeout = 5000;
+    uint64_t remoteQpn = 0, remoteQkey = VERBS_DEFAULT_QKEY;
+    int timeout = 5000;
     int inlineData = 0, i, result = TCL_ERROR, err;
     struct timespec t0, t1, lastProgress, now;
     uint64_t lastDone = 0;
@@ -371,8 +377,8 @@ VerbsQpSendBurst(
 	    v[O_REMOTE_QPN], 0xffffff, &remoteQpn) != TCL_OK)
 	    || (v[O_REMOTE_QKEY] && VerbsGetUInt(interp, "-remote_qkey",
 	    v[O_REMOTE_QKEY], UINT32_MAX, &remoteQkey) != TCL_OK)
-	    || (v[O_TIMEOUT] && VerbsGetUInt(interp, "-timeout",
-	    v[O_TIMEOUT], INT32_MAX, &timeout) != TCL_OK)) {
+	    || (v[O_TIMEOUT] && VerbsGetTimeout(interp, v[O_TIMEOUT],
+	    &timeout) != TCL_OK)) {
 	goto done;
     }
     if (v[O_INLINE] && VerbsGetBoolean(interp, "-inline", v[O_INLINE],
@@ -385,9 +391,15 @@ VerbsQpSendBurst(
 	    goto done;
 	}
     }
-    if (opcode == IBV_WR_BIND_MW) {
-	VerbsArgError(interp, "-opcode", v[O_OPCODE],
-		"send_burst cannot bind windows");
+    if (opcode != IBV_WR_SEND && opcode != IBV_WR_SEND_WITH_IMM
+	    && opcode != IBV_WR_RDMA_WRITE && opcode != IBV_WR_RDMA_WRITE_WITH_IMM
+	    && opcode != IBV_WR_RDMA_READ) {
+	Tcl_Obj *name = VerbsEnumObj(verbsWrOpcode, opcode);
+
+	VerbsArgError(interp, "-opcode", name, "send_burst sends send, "
+		"send_with_imm, rdma_write, rdma_write_with_imm or rdma_read, "
+		"not %s", Tcl_GetString(name));
+	Tcl_DecrRefCount(name);
 	goto done;
     }
     if (VerbsCheckSendWr(interp, q, (enum ibv_wr_opcode) opcode, ah,
@@ -397,6 +409,13 @@ VerbsQpSendBurst(
     if (v[O_PEER]) {
 	b->peer = (VerbsQp *) VerbsObjGet(interp, v[O_PEER], &verbsQpClass);
 	if (b->peer == NULL) {
+	    goto done;
+	}
+	if (opcode != IBV_WR_SEND && opcode != IBV_WR_SEND_WITH_IMM
+		&& opcode != IBV_WR_RDMA_WRITE_WITH_IMM) {
+	    VerbsArgError(interp, "-peer", v[O_PEER], "-peer is for opcodes "
+		    "that consume receives: send, send_with_imm, "
+		    "rdma_write_with_imm");
 	    goto done;
 	}
 	if (b->peer->srq) {
@@ -470,7 +489,8 @@ VerbsQpSendBurst(
 	    lastDone = b->completed + b->received;
 	    lastProgress = now;
 	} else if ((now.tv_sec - lastProgress.tv_sec) * 1000.0
-		+ (now.tv_nsec - lastProgress.tv_nsec) / 1e6 > timeout) {
+		+ (now.tv_nsec - lastProgress.tv_nsec) / 1e6 > timeout
+		&& timeout >= 0) {
 	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
 		    "send_burst: no progress for %" TCL_LL_MODIFIER "d ms "
 		    "(%" TCL_LL_MODIFIER "d of %" TCL_LL_MODIFIER "d sent, %"

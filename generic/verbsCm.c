@@ -161,8 +161,11 @@ CmChannelEvent(
     if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
 	if (NewCmId(interp, ch, ev->id, NULL, &c) != TCL_OK) {
 	    /* Nobody can answer the request: refuse it. */
-	    rdma_reject(ev->id, NULL, 0);
+	    struct rdma_cm_id *id = ev->id;
+
+	    rdma_reject(id, NULL, 0);
 	    rdma_ack_cm_event(ev);
+	    rdma_destroy_id(id);
 	    Tcl_DecrRefCount(d);
 	    return TCL_ERROR;
 	}
@@ -352,7 +355,11 @@ VerbsCmContext(
 	((VerbsContext *) Tcl_GetHashValue(hPtr))->borrowed = 2;
     }
     c = VerbsContextNew(id->verbs, 1);
-    if (VerbsObjRegister(interp, &c->obj, NULL, NULL) != TCL_OK) {
+    if (VerbsSetNonBlocking(interp, id->verbs->async_fd) != TCL_OK
+	    || VerbsObjRegister(interp, &c->obj, NULL, NULL) != TCL_OK) {
+	if (isNew) {
+	    Tcl_DeleteHashEntry(hPtr);
+	}
 	ckfree(c->devName);
 	ckfree(c);
 	return TCL_ERROR;

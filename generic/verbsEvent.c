@@ -186,8 +186,8 @@ NotifyReadable(
 	}
     }
     Tcl_DecrRefCount(script);
+    VerbsObjRelease(objPtr);		/* While the interp (and state) lives. */
     Tcl_Release(interp);
-    VerbsObjRelease(objPtr);
 }
 
 /*

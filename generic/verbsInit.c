@@ -106,9 +106,10 @@ CreateEnsemble(
 		NULL);
 	Tcl_DecrRefCount(cmdName);
     }
+    /* Unique prefixes work, as they do for object subcommands. */
     if (Tcl_Export(interp, nsPtr, "*", 0) != TCL_OK
-	    || Tcl_CreateEnsemble(interp, Tcl_GetString(nsName), nsPtr, 0)
-	    == NULL) {
+	    || Tcl_CreateEnsemble(interp, Tcl_GetString(nsName), nsPtr,
+	    TCL_ENSEMBLE_PREFIX) == NULL) {
 	goto done;
     }
     result = TCL_OK;

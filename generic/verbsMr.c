@@ -535,7 +535,7 @@ VerbsParseBindInfo(
 	int result;
 
 	Tcl_IncrRefCount(zero);
-	len = v[K_LENGTH] ? 0 : m->length;
+	len = 0;
 	result = VerbsMrRange(interp, m, v[K_OFFSET] ? v[K_OFFSET] : zero,
 		v[K_LENGTH], &off, &len);
 	Tcl_DecrRefCount(zero);
@@ -556,4 +556,38 @@ VerbsParseBindInfo(
     info->mw_access_flags = (unsigned) access;
     *mrPtr = m;
     return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsCheckBind --
+ *
+ *	A window binds only to a region of its own PD.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsCheckBind(
+    Tcl_Interp *interp,
+    VerbsMw *w,
+    VerbsMr *m)
+{
+    Tcl_Obj *name;
+
+    if (m->obj.parent == w->obj.parent) {
+	return TCL_OK;
+    }
+    name = VerbsObjName(&m->obj);
+    VerbsArgError(interp, "mr", name, "mr \"%s\" is on another pd than the "
+	    "window", Tcl_GetString(name));
+    Tcl_DecrRefCount(name);
+    return TCL_ERROR;
 }

@@ -927,7 +927,8 @@ ParseSendWr(
 	    goto done;
 	}
 	if (VerbsParseBindInfo(interp, bindInfo, &wr->bind_mw.bind_info,
-		&bind->mr) != TCL_OK) {
+		&bind->mr) != TCL_OK
+		|| VerbsCheckBind(interp, bind->mw, bind->mr) != TCL_OK) {
 	    goto done;
 	}
 	wr->bind_mw.mw = bind->mw->mw;
@@ -1203,7 +1204,7 @@ VerbsQpBindMw(
     }
     memset(&bind, 0, sizeof(bind));
     if (VerbsParseBindInfo(interp, objv[3], &bind.bind_info, &m) != TCL_OK
-	    || (values[0] && VerbsGetBoolean(interp, "-signaled", values[0],
+	    || VerbsCheckBind(interp, w, m) != TCL_OK || (values[0] && VerbsGetBoolean(interp, "-signaled", values[0],
 	    &signaled) != TCL_OK) || (values[1] && VerbsGetUInt(interp,
 	    "-wr_id", values[1], UINT64_MAX, &wrId) != TCL_OK)) {
 	return TCL_ERROR;

@@ -23,14 +23,11 @@ proc ::verbs::Options {defaults arglist} {
 	return -code error -errorcode [list VERBS ARG [lindex $arglist end] {}] \
 	    "missing value for option \"[lindex $arglist end]\""
     }
+    set names [lsort [dict keys $defaults]]
     foreach {opt value} $arglist {
-	if {![dict exists $defaults $opt]} {
-	    set names [lsort [dict keys $defaults]]
-	    return -code error -errorcode [list TCL LOOKUP INDEX option $opt] \
-		"bad option \"$opt\": must be [join [lrange $names 0 end-1] {, }],\
-		or [lindex $names end]"
-	}
-	dict set defaults $opt $value
+	# Unique prefixes work, as for the C commands.
+	dict set defaults [tcl::prefix match -message option $names $opt] \
+	    $value
     }
     return $defaults
 }
