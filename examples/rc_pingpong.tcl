@@ -30,18 +30,20 @@
 
 package require Tcl 8.6
 package require verbs
+source [file join [file dirname [info script]] pingpong.tcl]
 
 namespace eval ::pp {
-    # The two work request ids; a bit each in the "pending" mask.
-    variable RECV 1
-    variable SEND 2
-
-    # The exchange message: "LLLL:QQQQQQ:PPPPPP:" and a GID of 32 hex
-    # digits, then a NUL; always sent and read as 52 bytes.
-    variable MSGLEN 52
-
     variable opt [dict create port 18515 dev {} ibport 1 size 4096 \
 	    mtu 1024 rx_depth 500 iters 1000 sl 0 events 0 gidx -1 server {}]
+
+    # The option names to keys for pp::parseArgs, the keys that take no
+    # value, and what is said when one is given (only the usage).
+    variable short {p port d dev i ibport s size m mtu r rx_depth n iters
+	l sl g gidx e events}
+    variable long {port port ib-dev dev ib-port ibport size size mtu mtu
+	rx-depth rx_depth iters iters sl sl gid-idx gidx events events}
+    variable flags {events}
+    variable noValue {}
 }
 
 proc ::pp::usage {{chan stderr}} {
@@ -63,238 +65,43 @@ Options:
   -g, --gid-idx=<gid index> local port gid index"
 }
 
-proc ::pp::die {msg} {
-    puts stderr $msg
-    exit 1
-}
+# pp::setOption KEY OPTION VALUE --
+#	Checks the VALUE given with OPTION and stores it in pp::opt.
 
-# pp::number OPTION VALUE MIN MAX --
-#	An integer option value (decimal, 0x hex or 0 octal, as strtoul
-#	with base 0 reads it) within MIN..MAX, or a usage error.
-
-proc ::pp::number {option value min max} {
-    if {![string is wideinteger -strict $value]
-	    || $value < $min || $value > $max} {
-	puts stderr "[file tail $::argv0]: bad value \"$value\" for $option"
-	usage
-	exit 1
-    }
-    return [expr {$value}]
-}
-
-# pp::parseArgs ARGV --
-#	Fills pp::opt from the command line: short options with their value
-#	attached or as the next word, long options as --name=value or
-#	--name value, and at most one server name anywhere among them.
-
-proc ::pp::parseArgs {argv} {
+proc ::pp::setOption {key option value} {
     variable opt
-    set short {p port d dev i ibport s size m mtu r rx_depth n iters
-	l sl g gidx e events}
-    set long {port port ib-dev dev ib-port ibport size size mtu mtu
-	rx-depth rx_depth iters iters sl sl gid-idx gidx events events}
-    set positional {}
-    for {set k 0} {$k < [llength $argv]} {incr k} {
-	set a [lindex $argv $k]
-	set value {}
-	set hasValue 0
-	if {$a in {-h --help}} {
-	    usage stdout
-	    exit 0
-	} elseif {$a eq "--"} {
-	    lappend positional {*}[lrange $argv [expr {$k + 1}] end]
-	    break
-	} elseif {[string match --?* $a]} {
-	    set name [string range $a 2 end]
-	    if {[set eq [string first = $name]] >= 0} {
-		set value [string range $name [expr {$eq + 1}] end]
-		set name [string range $name 0 [expr {$eq - 1}]]
-		set hasValue 1
+    switch -- $key {
+	dev {dict set opt dev $value}
+	port {dict set opt port [number $option $value 0 65535]}
+	ibport {dict set opt ibport [number $option $value 1 255]}
+	size {dict set opt size [number $option $value 1 0x7fffffff]}
+	mtu {
+	    set value [number $option $value 0 4096]
+	    if {$value ni {256 512 1024 2048 4096}} {
+		badUsage "bad MTU \"$value\""
 	    }
-	    if {![dict exists $long $name]} {
-		puts stderr "[file tail $::argv0]: unknown option \"$a\""
-		usage
-		exit 1
-	    }
-	    set key [dict get $long $name]
-	} elseif {[string match -?* $a]} {
-	    set letter [string index $a 1]
-	    if {![dict exists $short $letter]} {
-		puts stderr "[file tail $::argv0]: unknown option \"$a\""
-		usage
-		exit 1
-	    }
-	    set key [dict get $short $letter]
-	    if {[string length $a] > 2} {
-		set value [string range $a 2 end]
-		set hasValue 1
-	    }
-	} else {
-	    lappend positional $a
-	    continue
+	    dict set opt mtu $value
 	}
-	if {$key eq "events"} {
-	    if {$hasValue} {
-		usage
-		exit 1
-	    }
-	    dict set opt events 1
-	    continue
-	}
-	if {!$hasValue} {
-	    if {[incr k] >= [llength $argv]} {
-		puts stderr "[file tail $::argv0]: option \"$a\" needs a value"
-		usage
-		exit 1
-	    }
-	    set value [lindex $argv $k]
-	}
-	switch -- $key {
-	    dev {dict set opt dev $value}
-	    port {dict set opt port [number $a $value 0 65535]}
-	    ibport {dict set opt ibport [number $a $value 1 255]}
-	    size {dict set opt size [number $a $value 1 0x7fffffff]}
-	    mtu {
-		set value [number $a $value 0 4096]
-		if {$value ni {256 512 1024 2048 4096}} {
-		    puts stderr "[file tail $::argv0]: bad MTU \"$value\""
-		    usage
-		    exit 1
-		}
-		dict set opt mtu $value
-	    }
-	    rx_depth {dict set opt rx_depth [number $a $value 1 0xffffff]}
-	    iters {dict set opt iters [number $a $value 1 0x7fffffff]}
-	    sl {dict set opt sl [number $a $value 0 15]}
-	    gidx {dict set opt gidx [number $a $value -1 255]}
-	}
+	rx_depth {dict set opt rx_depth [number $option $value 1 0xffffff]}
+	iters {dict set opt iters [number $option $value 1 0x7fffffff]}
+	sl {dict set opt sl [number $option $value 0 15]}
+	gidx {dict set opt gidx [number $option $value -1 255]}
     }
-    if {[llength $positional] > 1} {
-	usage
-	exit 1
-    }
-    dict set opt server [lindex $positional 0]
-}
-
-# pp::wireGid GID --
-#	The GID as it travels in the exchange message: its 16 bytes in
-#	order as 32 hex digits (ibv_rc_pingpong's gid_to_wire_gid prints
-#	each 32-bit word in big-endian order, which is just that).
-
-proc ::pp::wireGid {gid} {
-    string tolower [string map {: {}} $gid]
-}
-
-# pp::fromWireGid HEX --
-#	The 32 hex digits back as a GID the verbs package accepts.
-
-proc ::pp::fromWireGid {hex} {
-    join [regexp -all -inline {....} [string tolower $hex]] :
-}
-
-# pp::ntop GID --
-#	The GID as inet_ntop(AF_INET6) prints it, so that the address lines
-#	read like the C program's: the first longest run of two or more
-#	zero groups becomes "::", and an IPv4-mapped or IPv4-compatible
-#	address ends in dotted decimal (::ffff:198.18.0.1).
-
-proc ::pp::ntop {gid} {
-    set words [lmap g [split $gid :] {scan $g %x}]
-    set base -1; set len 0
-    set cur -1; set curlen 0
-    for {set i 0} {$i < 8} {incr i} {
-	if {[lindex $words $i] == 0} {
-	    if {$cur < 0} {
-		set cur $i; set curlen 1
-	    } else {
-		incr curlen
-	    }
-	    if {$curlen > $len} {
-		set base $cur; set len $curlen
-	    }
-	} else {
-	    set cur -1; set curlen 0
-	}
-    }
-    if {$len < 2} {
-	set base -1
-    }
-    set s {}
-    for {set i 0} {$i < 8} {incr i} {
-	if {$base >= 0 && $i >= $base && $i < $base + $len} {
-	    if {$i == $base} {
-		append s :
-	    }
-	    continue
-	}
-	if {$i != 0} {
-	    append s :
-	}
-	if {$i == 6 && $base == 0 && ($len == 6
-		|| ($len == 5 && [lindex $words 5] == 0xffff))} {
-	    lassign [lrange $words 6 7] hi lo
-	    append s [expr {$hi >> 8}].[expr {$hi & 255}].[expr {$lo >> 8}].[expr {$lo & 255}]
-	    return $s
-	}
-	append s [format %x [lindex $words $i]]
-    }
-    if {$base >= 0 && $base + $len == 8} {
-	append s :
-    }
-    return $s
-}
-
-# pp::message DEST --
-#	The 52-byte exchange message for an endpoint dict (lid qpn psn gid).
-
-proc ::pp::message {dest} {
-    dict with dest {}
-    set msg [format %04x:%06x:%06x:%s $lid $qpn $psn [wireGid $gid]]
-    # Always 51 characters for in-range fields; pad like the C buffer.
-    return [binary format a$::pp::MSGLEN $msg]
-}
-
-# pp::parseMessage BYTES --
-#	The endpoint dict a peer's message describes, or an error.
-
-proc ::pp::parseMessage {bytes} {
-    set text [lindex [split $bytes \0] 0]
-    if {[scan $text {%x:%x:%x:%32[0-9a-fA-F]} lid qpn psn hex] != 4
-	    || [string length $hex] != 32} {
-	return -code error "bad address message \"$text\" from the peer"
-    }
-    dict create lid $lid qpn $qpn psn $psn gid [fromWireGid $hex]
-}
-
-proc ::pp::printDest {what dest} {
-    dict with dest {}
-    puts [format "  %s LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s" \
-	    $what $lid $qpn $psn [ntop $gid]]
-    flush stdout
-}
-
-# pp::readExactly SOCK N --
-#	N bytes from the blocking socket, or fewer at end of file.
-
-proc ::pp::readExactly {sock n} {
-    set data {}
-    while {[string length $data] < $n} {
-	set chunk [read $sock [expr {$n - [string length $data]}]]
-	if {$chunk eq ""} {
-	    break
-	}
-	append data $chunk
-    }
-    return $data
 }
 
 # pp::connectQp REMOTE --
 #	The QP to RTR and RTS towards the REMOTE endpoint, with the
-#	attributes ibv_rc_pingpong uses.  A GRH (hop limit 1, the local
-#	GID index) goes in only when the peer sent a GID whose interface
-#	id (low 64 bits) is not zero, as the C program decides.
+#	attributes ibv_rc_pingpong uses, or death.  A GRH (hop limit 1,
+#	the local GID index) goes in only when the peer sent a GID whose
+#	interface id (low 64 bits) is not zero, as the C program decides.
 
 proc ::pp::connectQp {remote} {
+    if {[catch {connectRc $remote} err]} {
+	die "Couldn't connect to remote QP: $err"
+    }
+}
+
+proc ::pp::connectRc {remote} {
     variable opt
     variable qp
     variable my
@@ -314,87 +121,6 @@ proc ::pp::connectQp {remote} {
 	    max_dest_rd_atomic 1 min_rnr_timer 12 ah_attr $ah]
     $qp to_rts [dict create timeout 14 retry_cnt 7 rnr_retry 7 \
 	    sq_psn [dict get $my psn] max_rd_atomic 1]
-}
-
-# pp::clientExchange / pp::serverExchange --
-#	The TCP exchange.  The client connects, writes its 52 bytes, reads
-#	the server's 52 and answers "done" with its NUL (5 bytes).  The
-#	server accepts one connection, reads the client's message, takes
-#	its QP to RTS (so that it is ready before the client can send),
-#	then writes its own message and reads the "done".  Each returns the
-#	peer's endpoint dict.
-
-proc ::pp::clientExchange {} {
-    variable opt
-    variable my
-    variable MSGLEN
-    set host [dict get $opt server]
-    set port [dict get $opt port]
-    if {[catch {socket $host $port} sock]} {
-	die "Couldn't connect to $host:$port"
-    }
-    fconfigure $sock -translation binary -blocking 1 -buffering full
-    try {
-	puts -nonewline $sock [message $my]
-	flush $sock
-	set reply [readExactly $sock $MSGLEN]
-	if {[string length $reply] != $MSGLEN} {
-	    die "Couldn't read/write remote address"
-	}
-	puts -nonewline $sock done\0
-	flush $sock
-    } on error msg {
-	die "Couldn't read/write remote address: $msg"
-    } finally {
-	catch {close $sock}
-    }
-    if {[catch {parseMessage $reply} remote]} {
-	die $remote
-    }
-    return $remote
-}
-
-proc ::pp::serverExchange {} {
-    variable opt
-    variable my
-    variable MSGLEN
-    variable conn {}
-    set port [dict get $opt port]
-    if {[catch {socket -server {apply {{sock addr port} {
-	if {$::pp::conn eq ""} {
-	    set ::pp::conn $sock
-	} else {
-	    close $sock
-	}
-    }}} $port} listener]} {
-	die "Couldn't listen to port $port"
-    }
-    vwait ::pp::conn
-    close $listener
-    set sock $conn
-    fconfigure $sock -translation binary -blocking 1 -buffering full
-    try {
-	set msg [readExactly $sock $MSGLEN]
-	if {[string length $msg] != $MSGLEN} {
-	    die "[string length $msg]/$MSGLEN: Couldn't read remote address"
-	}
-	if {[catch {parseMessage $msg} remote]} {
-	    die $remote
-	}
-	if {[catch {connectQp $remote} err]} {
-	    die "Couldn't connect to remote QP: $err"
-	}
-	puts -nonewline $sock [message $my]
-	flush $sock
-	if {[read $sock 5] ne "done\0"} {
-	    die "Couldn't send/recv local address"
-	}
-    } on error msg {
-	die "Couldn't send/recv local address: $msg"
-    } finally {
-	catch {close $sock}
-    }
-    return $remote
 }
 
 # pp::postRecv N --
@@ -428,41 +154,6 @@ proc ::pp::postSend {} {
     }
 }
 
-# pp::completion WC --
-#	Accounts for one work completion and, once both the last SEND and
-#	the peer's message are in, posts the next SEND.  The receive queue
-#	is topped up to rx_depth when no more than one receive is left.
-
-proc ::pp::completion {wc} {
-    variable RECV
-    variable SEND
-    variable opt
-    variable scnt
-    variable rcnt
-    variable routs
-    variable pending
-    set id [dict get $wc wr_id]
-    if {[dict get $wc status] ne "success"} {
-	die "Failed status [dict get $wc status] (vendor_err\
-		[dict get $wc vendor_err]) for wr_id $id"
-    }
-    if {$id == $SEND} {
-	incr scnt
-    } elseif {$id == $RECV} {
-	if {[incr routs -1] <= 1} {
-	    incr routs [postRecv [expr {[dict get $opt rx_depth] - $routs}]]
-	}
-	incr rcnt
-    } else {
-	die "Completion for unknown wr_id $id"
-    }
-    set pending [expr {$pending & ~$id}]
-    if {$scnt < [dict get $opt iters] && !$pending} {
-	postSend
-	set pending [expr {$RECV | $SEND}]
-    }
-}
-
 proc ::pp::main {argv} {
     variable opt
     variable qp
@@ -479,16 +170,7 @@ proc ::pp::main {argv} {
     parseArgs $argv
     dict with opt {}
     expr {srand(([pid] * [clock seconds]) & 0x7fffffff)}
-
-    set devices [verbs::devices]
-    if {$dev eq ""} {
-	if {![llength $devices]} {
-	    die "No IB devices found"
-	}
-	set dev [lindex $devices 0]
-    } elseif {$dev ni $devices} {
-	die "IB device $dev not found"
-    }
+    set dev [device $dev]
 
     # The resources of ibv_rc_pingpong: a buffer of SIZE bytes of 0x7b
     # registered for local write, a CQ of rx_depth + 1 entries (on a
@@ -499,6 +181,7 @@ proc ::pp::main {argv} {
     set pd [verbs::pd create $ctx]
     set mr [verbs::mr create $pd -length $size -access local_write]
     $mr fill 0x7b
+    set ch {}
     set cqopts {}
     if {$events} {
 	set ch [verbs::channel create $ctx]
@@ -550,9 +233,7 @@ proc ::pp::main {argv} {
     printDest "remote address:" $remote
 
     if {$server ne ""} {
-	if {[catch {connectQp $remote} err]} {
-	    die "Couldn't connect to remote QP: $err"
-	}
+	connectQp $remote
     }
 
     # The client sends first; the server starts by waiting for it.
@@ -562,30 +243,8 @@ proc ::pp::main {argv} {
 	set pending [expr {$pending | $SEND}]
     }
 
-    set start [clock microseconds]
-    while {$rcnt < $iters || $scnt < $iters} {
-	if {$events} {
-	    set ev [$ch wait -timeout -1]
-	    if {$ev ne $cq} {
-		die "CQ event for unknown CQ $ev"
-	    }
-	    $cq req_notify
-	    set wcs [$cq poll]
-	} else {
-	    set wcs [$cq poll 2]
-	}
-	foreach wc $wcs {
-	    completion $wc
-	}
-    }
-    set end [clock microseconds]
-
-    set usec [expr {double($end - $start)}]
-    set bytes [expr {wide($size) * $iters * 2}]
-    puts [format "%s bytes in %.2f seconds = %.2f Mbit/sec" \
-	    $bytes [expr {$usec / 1000000.}] [expr {$bytes * 8. / $usec}]]
-    puts [format "%d iters in %.2f seconds = %.2f usec/iter" \
-	    $iters [expr {$usec / 1000000.}] [expr {$usec / $iters}]]
+    set usec [run $cq $ch]
+    report $usec
     flush stdout
 
     $ctx close
