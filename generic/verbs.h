@@ -181,6 +181,9 @@ typedef struct VerbsQp {
     VerbsSrq *srq;		/* Referenced, or NULL. */
     VerbsCmId *cm;		/* The rdma_cm id it was made on (referenced),
 				 * or NULL. */
+    struct ibv_qp_ex *qpx;	/* With -send_ops: the extended QP of the
+				 * ibv_wr_* post API, else NULL. */
+    uint64_t sendOps;		/* The IBV_QP_EX_WITH_* it was made with. */
     enum ibv_qp_type qpType;
     int sqSigAll;
     uint8_t portNum;		/* Port given to to_init (for defaults). */
@@ -276,7 +279,8 @@ MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 	verbsPortCapFlags[], verbsPortCapFlags2[], verbsQpTypes[],
 	verbsSendFlags[], verbsWrOpcode[], verbsMigState[], verbsQpState[],
 	verbsAccessFlags[], verbsNodeType[], verbsTransportType[], verbsRate[],
-	verbsMtu[], verbsLinkLayer[], verbsGidType[], verbsEventType[];
+	verbsMtu[], verbsLinkLayer[], verbsGidType[], verbsEventType[],
+	verbsSendOps[];
 
 MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
 	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,

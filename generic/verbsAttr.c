@@ -305,6 +305,19 @@ const VerbsEnum verbsEventType[] = {
     {"wq_fatal", IBV_EVENT_WQ_FATAL},
     {NULL, 0}
 };
+const VerbsEnum verbsSendOps[] = {
+    {"rdma_write", IBV_QP_EX_WITH_RDMA_WRITE},
+    {"rdma_write_with_imm", IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM},
+    {"send", IBV_QP_EX_WITH_SEND},
+    {"send_with_imm", IBV_QP_EX_WITH_SEND_WITH_IMM},
+    {"rdma_read", IBV_QP_EX_WITH_RDMA_READ},
+    {"atomic_cmp_and_swp", IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP},
+    {"atomic_fetch_and_add", IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD},
+    {"local_inv", IBV_QP_EX_WITH_LOCAL_INV},
+    {"bind_mw", IBV_QP_EX_WITH_BIND_MW},
+    {"send_with_inv", IBV_QP_EX_WITH_SEND_WITH_INV},
+    {NULL, 0}
+};
 const VerbsEnum verbsGidType[] = {
     {"ib", IBV_GID_TYPE_IB},
     {"roce_v1", IBV_GID_TYPE_ROCE_V1},

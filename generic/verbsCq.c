@@ -326,8 +326,8 @@ CqPoll(
  *
  *	$cq wait COUNT ?-timeout MS? ?-check BOOL?: poll until COUNT
  *	completions have arrived (default timeout 5000 ms, -1 for none);
- *	with -check a failed completion is an error {VERBS WC ...}.  Busy polls, yielding the CPU
- *	with a short sleep between empty polls.
+ *	with -check a failed completion is an error {VERBS WC ...}.  Busy
+ *	polls, yielding the CPU with a short sleep between empty polls.
  *
  * Results:
  *	The list of COUNT WC dicts.  On timeout an error with errorCode

@@ -16,7 +16,8 @@
 #include <string.h>
 
 static VerbsMethodProc QpModify, QpQuery, QpToInit, QpToRtr, QpToRts,
-	QpPostSend, QpPostRecv;
+	QpPostSend, QpPostRecv,
+	QpWrPost;
 
 static const VerbsMethod qpMethods[] = {
     {"bind_mw", VerbsQpBindMw, 2, 6,
@@ -33,6 +34,7 @@ static const VerbsMethod qpMethods[] = {
     {"to_init", QpToInit, 0, 1, "?attributes?"},
     {"to_rtr", QpToRtr, 0, 1, "?attributes?"},
     {"to_rts", QpToRts, 0, 1, "?attributes?"},
+    {"wr_post", QpWrPost, 1, -1, "wr ?wr ...?"},
     {NULL, NULL, 0, 0, NULL}
 };
 
@@ -218,13 +220,15 @@ VerbsQpCreate(
     VerbsCmId *cm)
 {
     static const char *const options[] = {
-	"-cap", "-command", "-recv_cq", "-send_cq", "-sq_sig_all", "-srq",
-	"-type", NULL
+	"-cap", "-command", "-recv_cq", "-send_cq", "-send_ops",
+	"-sq_sig_all", "-srq", "-type", NULL
     };
     enum {
-	O_CAP, O_COMMAND, O_RECV_CQ, O_SEND_CQ, O_SQ_SIG_ALL, O_SRQ, O_TYPE
+	O_CAP, O_COMMAND, O_RECV_CQ, O_SEND_CQ, O_SEND_OPS, O_SQ_SIG_ALL,
+	O_SRQ, O_TYPE
     };
-    Tcl_Obj *values[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    Tcl_Obj *values[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    uint64_t sendOps = 0;
     VerbsSrq *srq = NULL;
     struct ibv_qp_init_attr init;
     struct ibv_qp *qp;
@@ -236,7 +240,7 @@ VerbsQpCreate(
 
     p = (VerbsPd *) VerbsCreateArgs(interp, objc, objv, 2,
 	    "pd -send_cq cq ?-recv_cq cq? ?-srq srq? ?-type type? ?-cap dict? "
-	    "?-sq_sig_all bool? ?-command name?",
+	    "?-sq_sig_all bool? ?-send_ops ops? ?-command name?",
 	    options, values, &verbsPdClass);
     if (p == NULL) {
 	return TCL_ERROR;
@@ -264,6 +268,16 @@ VerbsQpCreate(
 	if (srq->obj.parent != &p->obj) {
 	    return VerbsArgError(interp, "-srq", values[O_SRQ],
 		    "-srq \"%s\" is on another pd", Tcl_GetString(values[O_SRQ]));
+	}
+    }
+    if (values[O_SEND_OPS]) {
+	if (VerbsGetFlags(interp, verbsSendOps, "-send_ops",
+		values[O_SEND_OPS], &sendOps) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (cm) {
+	    return VerbsArgError(interp, "-send_ops", values[O_SEND_OPS],
+		    "-send_ops is not for a qp made on an rdma_cm id");
 	}
     }
     if (values[O_TYPE] && VerbsGetEnum(interp, verbsQpTypes, "-type",
@@ -303,6 +317,33 @@ VerbsQpCreate(
 		    errno);
 	}
 	qp = cm->id->qp;
+    } else if (values[O_SEND_OPS]) {
+	/*
+	 * The extended QP: the same attributes, plus the send operations
+	 * the ibv_wr_* API may use on it ([$qp wr_post]).
+	 */
+
+	struct ibv_qp_init_attr_ex ex;
+
+	memset(&ex, 0, sizeof(ex));
+	ex.qp_context = init.qp_context;
+	ex.send_cq = init.send_cq;
+	ex.recv_cq = init.recv_cq;
+	ex.srq = init.srq;
+	ex.cap = init.cap;
+	ex.qp_type = init.qp_type;
+	ex.sq_sig_all = init.sq_sig_all;
+	ex.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	ex.pd = p->pd;
+	ex.send_ops_flags = sendOps;
+	qp = ibv_create_qp_ex(((VerbsContext *) p->obj.parent)->ctx, &ex);
+	if (qp == NULL) {
+	    ckfree(q);
+	    return VerbsSysError(interp, "ibv_create_qp_ex", &p->obj, NULL,
+		    errno);
+	}
+	q->qpx = ibv_qp_to_qp_ex(qp);
+	q->sendOps = sendOps;
     } else {
 	qp = ibv_create_qp(p->pd, &init);
     }
@@ -1204,7 +1245,8 @@ VerbsQpBindMw(
     }
     memset(&bind, 0, sizeof(bind));
     if (VerbsParseBindInfo(interp, objv[3], &bind.bind_info, &m) != TCL_OK
-	    || VerbsCheckBind(interp, w, m) != TCL_OK || (values[0] && VerbsGetBoolean(interp, "-signaled", values[0],
+	    || VerbsCheckBind(interp, w, m) != TCL_OK
+	    || (values[0] && VerbsGetBoolean(interp, "-signaled", values[0],
 	    &signaled) != TCL_OK) || (values[1] && VerbsGetUInt(interp,
 	    "-wr_id", values[1], UINT64_MAX, &wrId) != TCL_OK)) {
 	return TCL_ERROR;
@@ -1218,4 +1260,186 @@ VerbsQpBindMw(
     VerbsMwBound(w, m);
     Tcl_SetObjResult(interp, Tcl_NewWideIntObj(w->mw->rkey));
     return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpWrPost --
+ *
+ *	$qp wr_post WR ?WR ...?: post through the extended QP API
+ *	(ibv_wr_start, one ibv_wr_* builder and its data setter per work
+ *	request, ibv_wr_complete).  The work requests are the dicts of
+ *	post_send, parsed and checked the same way; each opcode must be
+ *	among the QP's -send_ops, since the provider leaves the builders
+ *	of the others unset.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Posts work requests (all or none).
+ *
+ *----------------------------------------------------------------------
+ */
+
+static uint64_t
+SendOpOf(
+    enum ibv_wr_opcode opcode)
+{
+    switch (opcode) {
+    case IBV_WR_RDMA_WRITE: return IBV_QP_EX_WITH_RDMA_WRITE;
+    case IBV_WR_RDMA_WRITE_WITH_IMM: return IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
+    case IBV_WR_SEND: return IBV_QP_EX_WITH_SEND;
+    case IBV_WR_SEND_WITH_IMM: return IBV_QP_EX_WITH_SEND_WITH_IMM;
+    case IBV_WR_RDMA_READ: return IBV_QP_EX_WITH_RDMA_READ;
+    case IBV_WR_ATOMIC_CMP_AND_SWP: return IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP;
+    case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	return IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
+    case IBV_WR_LOCAL_INV: return IBV_QP_EX_WITH_LOCAL_INV;
+    case IBV_WR_BIND_MW: return IBV_QP_EX_WITH_BIND_MW;
+    case IBV_WR_SEND_WITH_INV: return IBV_QP_EX_WITH_SEND_WITH_INV;
+    default: return 0;		/* No builder here (tso, atomic_write). */
+    }
+}
+
+static int
+QpWrPost(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsQp *q = (VerbsQp *) objPtr;
+    struct ibv_qp_ex *x = q->qpx;
+    int n = objc - 2, i, j, err, result = TCL_ERROR;
+    struct ibv_send_wr *wrs;
+    MwBind *binds;
+
+    if (x == NULL) {
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s was not created with "
+		"-send_ops: use post_send", Tcl_GetString(objv[0])));
+	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-send_ops", "", NULL);
+	return TCL_ERROR;
+    }
+    wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
+    memset(wrs, 0, n * sizeof(*wrs));
+    binds = (MwBind *) ckalloc(n * sizeof(*binds));
+    memset(binds, 0, n * sizeof(*binds));
+    for (i = 0; i < n; i++) {
+	if (ParseSendWr(interp, q, objv[i + 2], &wrs[i], &binds[i])
+		!= TCL_OK) {
+	    goto done;
+	}
+	if ((q->sendOps & SendOpOf(wrs[i].opcode)) == 0) {
+	    Tcl_Obj *name = VerbsEnumObj(verbsWrOpcode, wrs[i].opcode);
+
+	    VerbsArgError(interp, "opcode", name, "%s was not created with "
+		    "send op %s", Tcl_GetString(objv[0]), Tcl_GetString(name));
+	    Tcl_DecrRefCount(name);
+	    goto done;
+	}
+    }
+
+    ibv_wr_start(x);
+    for (i = 0; i < n; i++) {
+	struct ibv_send_wr *w = &wrs[i];
+	int hasData = 1;
+
+	x->wr_id = w->wr_id;
+	x->wr_flags = w->send_flags;
+	switch (w->opcode) {
+	case IBV_WR_SEND:
+	    ibv_wr_send(x);
+	    break;
+	case IBV_WR_SEND_WITH_IMM:
+	    ibv_wr_send_imm(x, w->imm_data);
+	    break;
+	case IBV_WR_SEND_WITH_INV:
+	    ibv_wr_send_inv(x, w->invalidate_rkey);
+	    break;
+	case IBV_WR_RDMA_WRITE:
+	    ibv_wr_rdma_write(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr);
+	    break;
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	    ibv_wr_rdma_write_imm(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr,
+		    w->imm_data);
+	    break;
+	case IBV_WR_RDMA_READ:
+	    ibv_wr_rdma_read(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr);
+	    break;
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+	    ibv_wr_atomic_cmp_swp(x, w->wr.atomic.rkey,
+		    w->wr.atomic.remote_addr, w->wr.atomic.compare_add,
+		    w->wr.atomic.swap);
+	    break;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	    ibv_wr_atomic_fetch_add(x, w->wr.atomic.rkey,
+		    w->wr.atomic.remote_addr, w->wr.atomic.compare_add);
+	    break;
+	case IBV_WR_LOCAL_INV:
+	    ibv_wr_local_inv(x, w->invalidate_rkey);
+	    hasData = 0;
+	    break;
+	case IBV_WR_BIND_MW:
+	    ibv_wr_bind_mw(x, w->bind_mw.mw, w->bind_mw.rkey,
+		    &w->bind_mw.bind_info);
+	    hasData = 0;
+	    break;
+	default:
+	    break;		/* Refused above: not among verbsSendOps. */
+	}
+	if (q->qpType == IBV_QPT_UD) {
+	    ibv_wr_set_ud_addr(x, w->wr.ud.ah, w->wr.ud.remote_qpn,
+		    w->wr.ud.remote_qkey);
+	}
+	if (!hasData) {
+	    continue;
+	}
+	if (w->send_flags & IBV_SEND_INLINE) {
+	    /*
+	     * Gathered into one buffer for ibv_wr_set_inline_data: rxe's
+	     * ibv_wr_set_inline_data_list (rdma-core 44) sends no bytes.
+	     * The provider copies the data at once.
+	     */
+
+	    size_t total = 0;
+	    char *data;
+
+	    for (j = 0; j < w->num_sge; j++) {
+		total += w->sg_list[j].length;
+	    }
+	    data = ckalloc(total ? total : 1);
+	    for (total = 0, j = 0; j < w->num_sge; j++) {
+		memcpy(data + total, (void *) (uintptr_t) w->sg_list[j].addr,
+			w->sg_list[j].length);
+		total += w->sg_list[j].length;
+	    }
+	    ibv_wr_set_inline_data(x, data, total);
+	    ckfree(data);
+	} else {
+	    ibv_wr_set_sge_list(x, (size_t) w->num_sge, w->sg_list);
+	}
+    }
+    err = ibv_wr_complete(x);
+    if (err) {
+	VerbsSysError(interp, "ibv_wr_complete", objPtr, NULL, err);
+	goto done;
+    }
+    for (i = 0; i < n; i++) {
+	if (wrs[i].opcode == IBV_WR_BIND_MW) {
+	    binds[i].mw->mw->rkey = wrs[i].bind_mw.rkey;
+	    VerbsMwBound(binds[i].mw, binds[i].mr);
+	}
+    }
+    result = TCL_OK;
+  done:
+    for (i = 0; i < n; i++) {
+	if (wrs[i].sg_list) {
+	    ckfree(wrs[i].sg_list);
+	}
+    }
+    ckfree(wrs);
+    ckfree(binds);
+    return result;
 }
