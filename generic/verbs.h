@@ -151,6 +151,9 @@ typedef struct VerbsCq {
     struct ibv_cq *cq;
     int cqe;
     VerbsChannel *channel;	/* Referenced, not owned; or NULL. */
+    struct ibv_cq_ex *cqx;	/* With -wc_flags: the extended CQ, polled
+				 * with ibv_start_poll, else NULL. */
+    uint64_t wcFlags;		/* Its IBV_WC_EX_WITH_* flags. */
 } VerbsCq;
 
 typedef struct VerbsSrq {
@@ -280,7 +283,7 @@ MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 	verbsSendFlags[], verbsWrOpcode[], verbsMigState[], verbsQpState[],
 	verbsAccessFlags[], verbsNodeType[], verbsTransportType[], verbsRate[],
 	verbsMtu[], verbsLinkLayer[], verbsGidType[], verbsEventType[],
-	verbsSendOps[];
+	verbsSendOps[], verbsCqWcFlags[];
 
 MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
 	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,

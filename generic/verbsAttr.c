@@ -318,6 +318,19 @@ const VerbsEnum verbsSendOps[] = {
     {"send_with_inv", IBV_QP_EX_WITH_SEND_WITH_INV},
     {NULL, 0}
 };
+const VerbsEnum verbsCqWcFlags[] = {
+    {"byte_len", IBV_WC_EX_WITH_BYTE_LEN},
+    {"imm", IBV_WC_EX_WITH_IMM},
+    {"qp_num", IBV_WC_EX_WITH_QP_NUM},
+    {"src_qp", IBV_WC_EX_WITH_SRC_QP},
+    {"slid", IBV_WC_EX_WITH_SLID},
+    {"sl", IBV_WC_EX_WITH_SL},
+    {"dlid_path_bits", IBV_WC_EX_WITH_DLID_PATH_BITS},
+    {"completion_timestamp", IBV_WC_EX_WITH_COMPLETION_TIMESTAMP},
+    {"completion_timestamp_wallclock",
+	    IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK},
+    {NULL, 0}
+};
 const VerbsEnum verbsGidType[] = {
     {"ib", IBV_GID_TYPE_IB},
     {"roce_v1", IBV_GID_TYPE_ROCE_V1},

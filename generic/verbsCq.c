@@ -10,6 +10,7 @@
  */
 
 #include "verbs.h"
+#include <arpa/inet.h>
 #include <errno.h>
 #include <time.h>
 
@@ -29,7 +30,7 @@ static const VerbsMethod cqMethods[] = {
 };
 
 static const char *const cqOptions[] = {
-    "-cqe", "-handle", "-context", "-channel", NULL
+    "-cqe", "-handle", "-context", "-channel", "-wc_flags", NULL
 };
 
 static const VerbsMethod channelMethods[] = {
@@ -73,9 +74,10 @@ CqCget(
     case 0: *valuePtr = Tcl_NewIntObj(c->cq->cqe); break;
     case 1: *valuePtr = Tcl_NewWideIntObj(c->cq->handle); break;
     case 2: *valuePtr = VerbsObjName(objPtr->parent); break;
-    default:
+    case 3:
 	*valuePtr = c->channel ? VerbsObjName(&c->channel->obj) : Tcl_NewObj();
 	break;
+    default: *valuePtr = VerbsFlagsObj(verbsCqWcFlags, c->wcFlags); break;
     }
     return TCL_OK;
 }
@@ -121,10 +123,11 @@ VerbsCqCreateCmd(
     Tcl_Obj *const objv[])
 {
     static const char *const options[] = {
-	"-channel", "-command", "-comp_vector", "-cqe", NULL
+	"-channel", "-command", "-comp_vector", "-cqe", "-wc_flags", NULL
     };
-    enum { O_CHANNEL, O_COMMAND, O_COMP_VECTOR, O_CQE };
-    Tcl_Obj *values[4] = {NULL, NULL, NULL, NULL};
+    enum { O_CHANNEL, O_COMMAND, O_COMP_VECTOR, O_CQE, O_WC_FLAGS };
+    Tcl_Obj *values[5] = {NULL, NULL, NULL, NULL, NULL};
+    uint64_t wcFlags = 0;
     VerbsContext *ctx;
     VerbsChannel *ch = NULL;
     VerbsCq *c;
@@ -132,7 +135,7 @@ VerbsCqCreateCmd(
 
     ctx = (VerbsContext *) VerbsCreateArgs(interp, objc, objv, 2,
 	    "context ?-cqe entries? ?-channel channel? ?-comp_vector n? "
-	    "?-command name?",
+	    "?-wc_flags flags? ?-command name?",
 	    options, values, &verbsContextClass);
     if (ctx == NULL) {
 	return TCL_ERROR;
@@ -140,7 +143,9 @@ VerbsCqCreateCmd(
     if ((values[O_CQE] && VerbsGetUInt(interp, "-cqe", values[O_CQE],
 	    INT32_MAX, &cqe) != TCL_OK) || (values[O_COMP_VECTOR]
 	    && VerbsGetUInt(interp, "-comp_vector", values[O_COMP_VECTOR],
-	    INT32_MAX, &vector) != TCL_OK)) {
+	    INT32_MAX, &vector) != TCL_OK) || (values[O_WC_FLAGS]
+	    && VerbsGetFlags(interp, verbsCqWcFlags, "-wc_flags",
+	    values[O_WC_FLAGS], &wcFlags) != TCL_OK)) {
 	return TCL_ERROR;
     }
     if (values[O_CHANNEL]) {
@@ -162,8 +167,27 @@ VerbsCqCreateCmd(
      */
 
     c = (VerbsCq *) VerbsObjNew(&verbsCqClass);
-    c->cq = ibv_create_cq(ctx->ctx, (int) cqe, c, ch ? ch->channel : NULL,
-	    (int) vector);
+    if (values[O_WC_FLAGS]) {
+	struct ibv_cq_init_attr_ex ex;
+
+	memset(&ex, 0, sizeof(ex));
+	ex.cqe = (uint32_t) cqe;
+	ex.cq_context = c;
+	ex.channel = ch ? ch->channel : NULL;
+	ex.comp_vector = (uint32_t) vector;
+	ex.wc_flags = wcFlags;
+	c->cqx = ibv_create_cq_ex(ctx->ctx, &ex);
+	if (c->cqx == NULL) {
+	    ckfree(c);
+	    return VerbsSysError(interp, "ibv_create_cq_ex", &ctx->obj, NULL,
+		    errno);
+	}
+	c->cq = ibv_cq_ex_to_cq(c->cqx);
+	c->wcFlags = wcFlags;
+    } else {
+	c->cq = ibv_create_cq(ctx->ctx, (int) cqe, c, ch ? ch->channel : NULL,
+		(int) vector);
+    }
     if (c->cq == NULL) {
 	ckfree(c);
 	return VerbsSysError(interp, "ibv_create_cq", &ctx->obj, NULL, errno);
@@ -200,6 +224,115 @@ VerbsCqCreateCmd(
  *----------------------------------------------------------------------
  */
 
+/*
+ *----------------------------------------------------------------------
+ *
+ * PollEx --
+ *
+ *	PollInto for an extended CQ: ibv_start_poll, ibv_next_poll,
+ *	ibv_end_poll, reading the fields its -wc_flags asked for.  The dict
+ *	has wr_id, status, opcode, vendor_err and wc_flags, plus byte_len,
+ *	imm_data (when the completion has one), qp_num, src_qp, slid, sl,
+ *	dlid_path_bits, completion_timestamp and completion_wallclock_ns as
+ *	requested.
+ *
+ * Results:
+ *	The number polled, or -1 with an error in interp.
+ *
+ * Side effects:
+ *	Consumes CQ entries.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+PollEx(
+    Tcl_Interp *interp,
+    VerbsCq *c,
+    int max,
+    Tcl_Obj *list,
+    int check)
+{
+    struct ibv_cq_ex *x = c->cqx;
+    struct ibv_poll_cq_attr attr;
+    uint64_t f = c->wcFlags;
+    int total = 0, err;
+
+    if (max <= 0) {
+	return 0;
+    }
+    memset(&attr, 0, sizeof(attr));
+    err = ibv_start_poll(x, &attr);
+    if (err == ENOENT) {
+	return 0;
+    }
+    if (err) {
+	VerbsSysError(interp, "ibv_start_poll", &c->obj, NULL, err);
+	return -1;
+    }
+    do {
+	Tcl_Obj *d = Tcl_NewDictObj();
+	unsigned wcFlags = ibv_wc_read_wc_flags(x);
+
+	if (check && x->status != IBV_WC_SUCCESS) {
+	    struct ibv_wc wc;
+
+	    memset(&wc, 0, sizeof(wc));
+	    wc.wr_id = x->wr_id;
+	    wc.status = x->status;
+	    wc.vendor_err = ibv_wc_read_vendor_err(x);
+	    Tcl_DecrRefCount(d);
+	    ibv_end_poll(x);
+	    VerbsWcError(interp, &c->obj, &wc, wc.wr_id);
+	    return -1;
+	}
+#define PUT(k, o) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), o)
+	PUT("wr_id", VerbsU64Obj(x->wr_id));
+	PUT("status", VerbsEnumObj(verbsWcStatus, x->status));
+	PUT("opcode", VerbsEnumObj(verbsWcOpcode, ibv_wc_read_opcode(x)));
+	PUT("vendor_err", Tcl_NewWideIntObj(ibv_wc_read_vendor_err(x)));
+	PUT("wc_flags", VerbsFlagsObj(verbsWcFlags, wcFlags));
+	if (f & IBV_WC_EX_WITH_BYTE_LEN) {
+	    PUT("byte_len", Tcl_NewWideIntObj(ibv_wc_read_byte_len(x)));
+	}
+	if ((f & IBV_WC_EX_WITH_IMM) && (wcFlags & IBV_WC_WITH_IMM)) {
+	    PUT("imm_data", Tcl_NewWideIntObj(ntohl(ibv_wc_read_imm_data(x))));
+	}
+	if (f & IBV_WC_EX_WITH_QP_NUM) {
+	    PUT("qp_num", Tcl_NewWideIntObj(ibv_wc_read_qp_num(x)));
+	}
+	if (f & IBV_WC_EX_WITH_SRC_QP) {
+	    PUT("src_qp", Tcl_NewWideIntObj(ibv_wc_read_src_qp(x)));
+	}
+	if (f & IBV_WC_EX_WITH_SLID) {
+	    PUT("slid", Tcl_NewWideIntObj(ibv_wc_read_slid(x)));
+	}
+	if (f & IBV_WC_EX_WITH_SL) {
+	    PUT("sl", Tcl_NewIntObj(ibv_wc_read_sl(x)));
+	}
+	if (f & IBV_WC_EX_WITH_DLID_PATH_BITS) {
+	    PUT("dlid_path_bits", Tcl_NewIntObj(ibv_wc_read_dlid_path_bits(x)));
+	}
+	if (f & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP) {
+	    PUT("completion_timestamp",
+		    VerbsU64Obj(ibv_wc_read_completion_ts(x)));
+	}
+	if (f & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK) {
+	    PUT("completion_wallclock_ns",
+		    VerbsU64Obj(ibv_wc_read_completion_wallclock_ns(x)));
+	}
+#undef PUT
+	Tcl_ListObjAppendElement(NULL, list, d);
+	total++;
+    } while (total < max && (err = ibv_next_poll(x)) == 0);
+    ibv_end_poll(x);
+    if (total < max && err != ENOENT) {
+	VerbsSysError(interp, "ibv_next_poll", &c->obj, NULL, err);
+	return -1;
+    }
+    return total;
+}
+
 static int
 PollInto(
     Tcl_Interp *interp,
@@ -211,6 +344,9 @@ PollInto(
     struct ibv_wc wc[POLL_BATCH];
     int total = 0, n, i;
 
+    if (c->cqx) {
+	return PollEx(interp, c, max, list, check);
+    }
     while (total < max) {
 	int want = max - total < POLL_BATCH ? max - total : POLL_BATCH;
 
