@@ -178,3 +178,102 @@ proc ::verbs::cm_expect {channel event args} {
     }
     return $ev
 }
+
+# verbs::pool create PD -count N -size S ?-access FLAGS? ?-command NAME? --
+#
+#	A buffer pool: one MR of COUNT slots of SIZE bytes, handed out as
+#	SGEs {MR OFFSET SIZE} that post_send and post_recv take as they are.
+#	The pool is a TclOO object: get, put SGE, free, count, size, mr,
+#	close.  Closing it (or destroying the object) closes its MR, and the
+#	pool goes away with its MR (when its PD or context is closed).
+
+namespace eval ::verbs::pool {
+    namespace export create
+    namespace ensemble create
+}
+
+proc ::verbs::pool::create {pd args} {
+    set opts [::verbs::Options {-count {} -size {} -access local_write
+	-command {}} $args]
+    foreach o {-count -size} {
+	if {![string is entier -strict [dict get $opts $o]]
+		|| [dict get $opts $o] < 1} {
+	    return -code error -errorcode [list VERBS ARG $o [dict get $opts $o]] \
+		"bad $o \"[dict get $opts $o]\": must be a positive integer"
+	}
+    }
+    set name [dict get $opts -command]
+    if {$name eq ""} {
+	return [::verbs::Pool new $pd {*}[dict remove $opts -command]]
+    }
+    if {![string match ::* $name]} {
+	set name [uplevel 1 namespace current]::$name
+	set name ::[string trimleft $name :]
+    }
+    ::verbs::Pool create $name $pd {*}[dict remove $opts -command]
+}
+
+oo::class create ::verbs::Pool {
+    variable mr slotSize slots free
+
+    constructor {pd args} {
+	set slotSize [dict get $args -size]
+	set slots [dict get $args -count]
+	set mr [::verbs::mr create $pd -length [expr {$slots * $slotSize}] \
+		-access [dict get $args -access]]
+	# Free slots as offsets (in no particular order); a dict keeps the
+	# membership test of put cheap.
+	set free [dict create]
+	for {set i 0} {$i < $slots} {incr i} {
+	    dict set free [expr {$i * $slotSize}] 1
+	}
+	trace add command $mr delete [list [namespace which my] Gone]
+    }
+
+    destructor {
+	if {$mr ne "" && [info commands $mr] ne ""} {
+	    trace remove command $mr delete [list [namespace which my] Gone]
+	    $mr close
+	}
+    }
+
+    # Gone: the MR was closed from outside (its PD or context went).
+    method Gone {args} {
+	set mr {}
+	my destroy
+    }
+
+    # get: a free slot as an SGE; an error when all are out.
+    method get {} {
+	if {[dict size $free] == 0} {
+	    return -code error -errorcode {VERBS POOL EMPTY} \
+		"pool [self] has no free buffer (all $slots are out)"
+	}
+	set off [lindex [dict keys $free] 0]
+	dict unset free $off
+	list $mr $off $slotSize
+    }
+
+    # put SGE: give a slot back.
+    method put {sge} {
+	lassign $sge m off len
+	if {[llength $sge] != 3 || $m ne $mr || ![string is entier -strict $off]
+		|| $off % $slotSize != 0 || $off < 0
+		|| $off >= $slots * $slotSize} {
+	    return -code error -errorcode [list VERBS ARG sge $sge] \
+		"bad sge \"$sge\": not a buffer of pool [self]"
+	}
+	if {[dict exists $free $off]} {
+	    return -code error -errorcode [list VERBS ARG sge $sge] \
+		"buffer \"$sge\" of pool [self] is already free"
+	}
+	dict set free $off 1
+	return
+    }
+
+    method free {} {dict size $free}
+    method count {} {return $slots}
+    method size {} {return $slotSize}
+    method mr {} {return $mr}
+    method close {} {my destroy}
+}
