@@ -1074,32 +1074,59 @@ PostFailed(
     return VerbsSysError(interp, call, objPtr, what, err);
 }
 
-static int
-QpPostSend(
-    Tcl_Interp *interp,
-    VerbsObj *objPtr,
-    int objc,
-    Tcl_Obj *const objv[])
-{
-    int n = objc - 2, i, err, posted, result = TCL_ERROR;
-    struct ibv_send_wr *wrs, *bad = NULL;
-    MwBind *binds;
+/*
+ *----------------------------------------------------------------------
+ *
+ * ParseSendWrs, FinishSendWrs --
+ *
+ *	Parse N send work request dicts into a chained array (with the
+ *	objects of any bind_mw), and afterwards apply the binds of the
+ *	first POSTED requests and free both arrays.
+ *
+ * Results:
+ *	ParseSendWrs: a standard Tcl result; the arrays are allocated even
+ *	on error, for FinishSendWrs to free.
+ *
+ * Side effects:
+ *	Allocation; FinishSendWrs moves window references.
+ *
+ *----------------------------------------------------------------------
+ */
 
-    wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
+static int
+ParseSendWrs(
+    Tcl_Interp *interp,
+    VerbsQp *q,
+    int n,
+    Tcl_Obj *const wrObjs[],
+    struct ibv_send_wr **wrsPtr,
+    MwBind **bindsPtr)
+{
+    struct ibv_send_wr *wrs;
+    MwBind *binds;
+    int i;
+
+    *wrsPtr = wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
     memset(wrs, 0, n * sizeof(*wrs));
-    binds = (MwBind *) ckalloc(n * sizeof(*binds));
+    *bindsPtr = binds = (MwBind *) ckalloc(n * sizeof(*binds));
     memset(binds, 0, n * sizeof(*binds));
     for (i = 0; i < n; i++) {
-	if (ParseSendWr(interp, (VerbsQp *) objPtr, objv[i + 2], &wrs[i],
-		&binds[i]) != TCL_OK) {
-	    goto done;
+	if (ParseSendWr(interp, q, wrObjs[i], &wrs[i], &binds[i]) != TCL_OK) {
+	    return TCL_ERROR;
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
     }
-    err = ibv_post_send(((VerbsQp *) objPtr)->qp, wrs, &bad);
-    posted = err ? (bad ? (int) (bad - wrs) : 0) : n;
-    result = err ? PostFailed(interp, objPtr, "ibv_post_send", posted, err)
-	    : TCL_OK;
+    return TCL_OK;
+}
+
+static void
+FinishSendWrs(
+    struct ibv_send_wr *wrs,
+    MwBind *binds,
+    int n,
+    int posted)
+{
+    int i;
 
     /*
      * A posted type 2 bind gives the window its new rkey and MR.
@@ -1111,7 +1138,6 @@ QpPostSend(
 	    VerbsMwBound(binds[i].mw, binds[i].mr);
 	}
     }
-  done:
     for (i = 0; i < n; i++) {
 	if (wrs[i].sg_list) {
 	    ckfree(wrs[i].sg_list);
@@ -1119,6 +1145,27 @@ QpPostSend(
     }
     ckfree(wrs);
     ckfree(binds);
+}
+
+static int
+QpPostSend(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    int n = objc - 2, err, posted = 0, result = TCL_ERROR;
+    struct ibv_send_wr *wrs, *bad = NULL;
+    MwBind *binds;
+
+    if (ParseSendWrs(interp, (VerbsQp *) objPtr, n, objv + 2, &wrs, &binds)
+	    == TCL_OK) {
+	err = ibv_post_send(((VerbsQp *) objPtr)->qp, wrs, &bad);
+	posted = err ? (bad ? (int) (bad - wrs) : 0) : n;
+	result = err ? PostFailed(interp, objPtr, "ibv_post_send", posted,
+		err) : TCL_OK;
+    }
+    FinishSendWrs(wrs, binds, n, posted);
     return result;
 }
 
@@ -1312,7 +1359,7 @@ QpWrPost(
 {
     VerbsQp *q = (VerbsQp *) objPtr;
     struct ibv_qp_ex *x = q->qpx;
-    int n = objc - 2, i, j, err, result = TCL_ERROR;
+    int n = objc - 2, i, j, err, posted = 0, result = TCL_ERROR;
     struct ibv_send_wr *wrs;
     MwBind *binds;
 
@@ -1322,15 +1369,10 @@ QpWrPost(
 	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-send_ops", "", NULL);
 	return TCL_ERROR;
     }
-    wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
-    memset(wrs, 0, n * sizeof(*wrs));
-    binds = (MwBind *) ckalloc(n * sizeof(*binds));
-    memset(binds, 0, n * sizeof(*binds));
+    if (ParseSendWrs(interp, q, n, objv + 2, &wrs, &binds) != TCL_OK) {
+	goto done;
+    }
     for (i = 0; i < n; i++) {
-	if (ParseSendWr(interp, q, objv[i + 2], &wrs[i], &binds[i])
-		!= TCL_OK) {
-	    goto done;
-	}
 	if ((q->sendOps & SendOpOf(wrs[i].opcode)) == 0) {
 	    Tcl_Obj *name = VerbsEnumObj(verbsWrOpcode, wrs[i].opcode);
 
@@ -1426,20 +1468,9 @@ QpWrPost(
 	VerbsSysError(interp, "ibv_wr_complete", objPtr, NULL, err);
 	goto done;
     }
-    for (i = 0; i < n; i++) {
-	if (wrs[i].opcode == IBV_WR_BIND_MW) {
-	    binds[i].mw->mw->rkey = wrs[i].bind_mw.rkey;
-	    VerbsMwBound(binds[i].mw, binds[i].mr);
-	}
-    }
+    posted = n;
     result = TCL_OK;
   done:
-    for (i = 0; i < n; i++) {
-	if (wrs[i].sg_list) {
-	    ckfree(wrs[i].sg_list);
-	}
-    }
-    ckfree(wrs);
-    ckfree(binds);
+    FinishSendWrs(wrs, binds, n, posted);
     return result;
 }
