@@ -272,7 +272,7 @@ PollEx(
     }
     do {
 	Tcl_Obj *d = Tcl_NewDictObj();
-	unsigned wcFlags = ibv_wc_read_wc_flags(x);
+	unsigned wcFlags;
 
 	if (check && x->status != IBV_WC_SUCCESS) {
 	    struct ibv_wc wc;
@@ -289,6 +289,14 @@ PollEx(
 #define PUT(k, o) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), o)
 	PUT("wr_id", VerbsU64Obj(x->wr_id));
 	PUT("status", VerbsEnumObj(verbsWcStatus, x->status));
+	if (x->status != IBV_WC_SUCCESS) {
+	    /* The other fields are undefined for a failed completion. */
+	    PUT("vendor_err", Tcl_NewWideIntObj(ibv_wc_read_vendor_err(x)));
+	    Tcl_ListObjAppendElement(NULL, list, d);
+	    total++;
+	    continue;
+	}
+	wcFlags = ibv_wc_read_wc_flags(x);
 	PUT("opcode", VerbsEnumObj(verbsWcOpcode, ibv_wc_read_opcode(x)));
 	PUT("vendor_err", Tcl_NewWideIntObj(ibv_wc_read_vendor_err(x)));
 	PUT("wc_flags", VerbsFlagsObj(verbsWcFlags, wcFlags));

@@ -823,6 +823,48 @@ VerbsCheckSendWr(
 /*
  *----------------------------------------------------------------------
  *
+ * UnboundWindow --
+ *
+ *	Whether RKEY is the rkey of a memory window of this interpreter
+ *	that was never bound.  Invalidating one oopses rxe in Debian 12's
+ *	kernel (and means nothing anyway), so it is refused.
+ *
+ * Results:
+ *	1 with an error in interp, or 0.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+UnboundWindow(
+    Tcl_Interp *interp,
+    uint32_t rkey)
+{
+    VerbsObj *o;
+
+    for (o = VerbsGetState(interp)->live; o; o = o->nextLive) {
+	if (o->typePtr == &verbsMwClass && ((VerbsMw *) o)->mw->rkey == rkey
+		&& ((VerbsMw *) o)->boundMr == NULL) {
+	    Tcl_Obj *name = VerbsObjName(o), *value = Tcl_NewWideIntObj(rkey);
+
+	    Tcl_IncrRefCount(value);
+	    VerbsArgError(interp, "invalidate_rkey", value, "memory window %s "
+		    "was never bound: nothing to invalidate",
+		    Tcl_GetString(name));
+	    Tcl_DecrRefCount(value);
+	    Tcl_DecrRefCount(name);
+	    return 1;
+	}
+    }
+    return 0;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * ParseSendWr, ParseRecvWr --
  *
  *	One work request dict into its struct.  Send keys: wr_id opcode
@@ -956,6 +998,10 @@ ParseSendWr(
      * type and opcode use.
      */
 
+    if ((wr->opcode == IBV_WR_LOCAL_INV || wr->opcode == IBV_WR_SEND_WITH_INV)
+	    && UnboundWindow(interp, wr->invalidate_rkey)) {
+	goto done;
+    }
     if (wr->opcode == IBV_WR_BIND_MW) {
 	if (bind->mw == NULL || bindInfo == NULL) {
 	    VerbsArgError(interp, "mw", NULL,

@@ -219,26 +219,39 @@ oo::class create ::verbs::Pool {
     constructor {pd args} {
 	set slotSize [dict get $args -size]
 	set slots [dict get $args -count]
+	# The MR lives in the object's namespace, out of the way of renames.
 	set mr [::verbs::mr create $pd -length [expr {$slots * $slotSize}] \
-		-access [dict get $args -access]]
+		-access [dict get $args -access] -command [self namespace]::mr]
 	# Free slots as offsets (in no particular order); a dict keeps the
 	# membership test of put cheap.
 	set free [dict create]
 	for {set i 0} {$i < $slots} {incr i} {
 	    dict set free [expr {$i * $slotSize}] 1
 	}
-	trace add command $mr delete [list [namespace which my] Gone]
+	trace add command $mr {rename delete} [list [namespace which my] Gone]
     }
 
     destructor {
 	if {$mr ne "" && [info commands $mr] ne ""} {
-	    trace remove command $mr delete [list [namespace which my] Gone]
+	    trace remove command $mr {rename delete} \
+		[list [namespace which my] Gone]
 	    $mr close
 	}
     }
 
-    # Gone: the MR was closed from outside (its PD or context went).
-    method Gone {args} {
+    # A copy would share the MR: refuse.
+    method <cloned> {from} {
+	return -code error -errorcode {VERBS POOL COPY} \
+	    "a pool cannot be copied"
+    }
+
+    # Gone: the MR was renamed (follow it) or closed from outside (its PD
+    # or context went: the pool goes too).
+    method Gone {old new op} {
+	if {$op eq "rename" && $new ne ""} {
+	    set mr [uplevel #0 [list namespace which -command $new]]
+	    return
+	}
 	set mr {}
 	my destroy
     }
@@ -249,7 +262,7 @@ oo::class create ::verbs::Pool {
 	    return -code error -errorcode {VERBS POOL EMPTY} \
 		"pool [self] has no free buffer (all $slots are out)"
 	}
-	set off [lindex [dict keys $free] 0]
+	dict for {off -} $free break
 	dict unset free $off
 	list $mr $off $slotSize
     }
@@ -258,11 +271,14 @@ oo::class create ::verbs::Pool {
     method put {sge} {
 	lassign $sge m off len
 	if {[llength $sge] != 3 || $m ne $mr || ![string is entier -strict $off]
+		|| ![string is entier -strict $len] || $len != $slotSize
 		|| $off % $slotSize != 0 || $off < 0
 		|| $off >= $slots * $slotSize} {
 	    return -code error -errorcode [list VERBS ARG sge $sge] \
 		"bad sge \"$sge\": not a buffer of pool [self]"
 	}
+	# The offset as get wrote it (0x10, 020 and " 16" are all 16).
+	set off [expr {wide($off)}]
 	if {[dict exists $free $off]} {
 	    return -code error -errorcode [list VERBS ARG sge $sge] \
 		"buffer \"$sge\" of pool [self] is already free"
