@@ -149,7 +149,6 @@ typedef struct VerbsMw {
 typedef struct VerbsCq {
     VerbsObj obj;
     struct ibv_cq *cq;
-    int cqe;
     VerbsChannel *channel;	/* Referenced, not owned; or NULL. */
     struct ibv_cq_ex *cqx;	/* With -wc_flags: the extended CQ, polled
 				 * with ibv_start_poll, else NULL. */
@@ -188,7 +187,6 @@ typedef struct VerbsQp {
 				 * ibv_wr_* post API, else NULL. */
     uint64_t sendOps;		/* The IBV_QP_EX_WITH_* it was made with. */
     enum ibv_qp_type qpType;
-    int sqSigAll;
     uint8_t portNum;		/* Port given to to_init (for defaults). */
 } VerbsQp;
 
@@ -303,6 +301,8 @@ MODULE_SCOPE int	VerbsGetUInt(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, uint64_t max,
 			    uint64_t *valuePtr);
 MODULE_SCOPE Tcl_Obj *	VerbsU64Obj(uint64_t v);
+MODULE_SCOPE Tcl_Obj *	VerbsGuidObj(uint64_t beGuid);
+MODULE_SCOPE Tcl_Obj *	VerbsKeyObj(const char *name);
 MODULE_SCOPE Tcl_Obj *	VerbsGidObj(const union ibv_gid *gid);
 MODULE_SCOPE int	VerbsGetGid(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, union ibv_gid *gid);

@@ -881,9 +881,10 @@ VerbsU64Obj(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsGidObj, VerbsGetGid --
+ * VerbsGuidObj, VerbsGidObj, VerbsGetGid --
  *
- *	GIDs print as eight groups of four hex digits; input is any IPv6
+ *	GUIDs print as four groups of four hex digits, GIDs as eight
+ *	groups; GID input is any IPv6
  *	notation, or an IPv4 address (mapped to ::ffff:a.b.c.d as RoCE v2
  *	does).
  *
@@ -895,6 +896,17 @@ VerbsU64Obj(
  *
  *----------------------------------------------------------------------
  */
+
+Tcl_Obj *
+VerbsGuidObj(
+    uint64_t beGuid)		/* In network byte order. */
+{
+    uint64_t g = be64toh(beGuid);
+
+    return Tcl_ObjPrintf("%04x:%04x:%04x:%04x", (unsigned)(g >> 48),
+	    (unsigned)(g >> 32) & 0xffff, (unsigned)(g >> 16) & 0xffff,
+	    (unsigned) g & 0xffff);
+}
 
 Tcl_Obj *
 VerbsGidObj(
@@ -1003,10 +1015,11 @@ FreeKeys(
     tk->initialized = 0;
 }
 
-static Tcl_Obj *
-KeyObj(
-    const char *name)		/* A field name of a static table: its
-				 * address is the key. */
+Tcl_Obj *
+VerbsKeyObj(
+    const char *name)		/* A string of static storage (a field name
+				 * of a table, a literal): its address is the
+				 * key. */
 {
     ThreadKeys *tk = (ThreadKeys *) Tcl_GetThreadData(&keysKey,
 	    sizeof(ThreadKeys));
@@ -1055,14 +1068,9 @@ VerbsStructToDict(
 	case VF_GID:
 	    v = VerbsGidObj((const union ibv_gid *) p);
 	    break;
-	case VF_GUID: {
-	    uint64_t g = be64toh(*(const uint64_t *) p);
-
-	    v = Tcl_ObjPrintf("%04x:%04x:%04x:%04x", (unsigned)(g >> 48),
-		    (unsigned)(g >> 32) & 0xffff, (unsigned)(g >> 16) & 0xffff,
-		    (unsigned) g & 0xffff);
+	case VF_GUID:
+	    v = VerbsGuidObj(*(const uint64_t *) p);
 	    break;
-	}
 	case VF_STRING:
 	    v = Tcl_NewStringObj(p, (int) strnlen(p, f->size));
 	    break;
@@ -1076,7 +1084,7 @@ VerbsStructToDict(
 	    v = VerbsU64Obj(LoadUInt(p, f->size));
 	    break;
 	}
-	Tcl_DictObjPut(NULL, dict, KeyObj(f->name), v);
+	Tcl_DictObjPut(NULL, dict, VerbsKeyObj(f->name), v);
     }
     return dict;
 }

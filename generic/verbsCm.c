@@ -348,12 +348,10 @@ VerbsCmContext(
 
     /*
      * New, or the old object's command was closed while children keep it
-     * alive: make a fresh object (the old one leaves the table).
+     * alive: make a fresh object, which takes the old one's place in the
+     * table (VerbsCmForgetContext removes only the entry's own object).
      */
 
-    if (!isNew) {
-	((VerbsContext *) Tcl_GetHashValue(hPtr))->borrowed = 2;
-    }
     c = VerbsContextNew(id->verbs, 1);
     if (VerbsSetNonBlocking(interp, id->verbs->async_fd) != TCL_OK
 	    || VerbsObjRegister(interp, &c->obj, NULL, NULL) != TCL_OK) {
@@ -376,8 +374,7 @@ VerbsCmForgetContext(
     VerbsContext *c = (VerbsContext *) contextObj;
     Tcl_HashEntry *hPtr;
 
-    /* borrowed == 2: replaced in the table by a newer object. */
-    if (c->borrowed == 1 && contextObj->statePtr) {
+    if (contextObj->statePtr) {
 	hPtr = Tcl_FindHashEntry(&contextObj->statePtr->borrowed,
 		(char *) c->ctx);
 	if (hPtr && Tcl_GetHashValue(hPtr) == c) {

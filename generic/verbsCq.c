@@ -192,7 +192,6 @@ VerbsCqCreateCmd(
 	ckfree(c);
 	return VerbsSysError(interp, "ibv_create_cq", &ctx->obj, NULL, errno);
     }
-    c->cqe = (int) cqe;
     if (VerbsObjRegister(interp, &c->obj, &ctx->obj, values[O_COMMAND])
 	    != TCL_OK) {
 	ibv_destroy_cq(c->cq);
@@ -286,7 +285,7 @@ PollEx(
 	    VerbsWcError(interp, &c->obj, &wc, wc.wr_id);
 	    return -1;
 	}
-#define PUT(k, o) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), o)
+#define PUT(k, o) Tcl_DictObjPut(NULL, d, VerbsKeyObj(k), o)
 	PUT("wr_id", VerbsU64Obj(x->wr_id));
 	PUT("status", VerbsEnumObj(verbsWcStatus, x->status));
 	if (x->status != IBV_WC_SUCCESS) {

@@ -276,13 +276,10 @@ VerbsDevicesCmd(
 
 	if (details) {
 	    Tcl_Obj *d = Tcl_NewDictObj();
-	    uint64_t g = be64toh(ibv_get_device_guid(list[i]));
 
 	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("name", -1), v);
 	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("node_guid", -1),
-		    Tcl_ObjPrintf("%04x:%04x:%04x:%04x", (unsigned)(g >> 48),
-		    (unsigned)(g >> 32) & 0xffff, (unsigned)(g >> 16) & 0xffff,
-		    (unsigned) g & 0xffff));
+		    VerbsGuidObj(ibv_get_device_guid(list[i])));
 	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("node_type", -1),
 		    VerbsEnumObj(verbsNodeType, list[i]->node_type));
 	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("transport_type", -1),

@@ -355,7 +355,6 @@ VerbsQpCreate(
     q->sendCq = sendCq;
     q->recvCq = recvCq;
     q->qpType = init.qp_type;
-    q->sqSigAll = sigAll;
     q->portNum = 1;
     if (VerbsObjRegister(interp, &q->obj, &p->obj, values[O_COMMAND])
 	    != TCL_OK) {
