@@ -62,13 +62,23 @@ typedef struct VerbsMethod {
     const char *usage;
 } VerbsMethod;
 
+/*
+ * A command that makes objects of a type: "create" of [verbs::pd create],
+ * "id" of [verbs::cm id].
+ */
+
+typedef struct VerbsCtor {
+    const char *name;		/* Subcommand of the type's ensemble. */
+    Tcl_ObjCmdProc *proc;
+} VerbsCtor;
+
+typedef struct VerbsField VerbsField;
+
 typedef struct VerbsType {
     const char *name;		/* Short type name: "pd", "qp", ... */
     size_t size;		/* Size of the type's struct. */
     const VerbsMethod *methods;	/* Subcommands, NULL-name terminated. */
-    const char *const *options;	/* cget options ("-lkey"), NULL ended. */
-    int (*cgetProc)(Tcl_Interp *interp, VerbsObj *objPtr, int index,
-	    Tcl_Obj **valuePtr);
+    const VerbsField *cget;	/* cget rows ("-lkey"), NULL-name ended. */
     void (*freeProc)(VerbsObj *objPtr);
 				/* Destroys the C resource, drops the
 				 * cross references it holds. */
@@ -78,6 +88,10 @@ typedef struct VerbsType {
 				 * fd without blocking: TCL_OK with *eventPtr
 				 * the event, or NULL when there is none.
 				 * NULL for types without events. */
+    const char *ensemble;	/* The ensemble holding the constructors,
+				 * verbs::ENSEMBLE (NULL: the type name). */
+    const VerbsCtor *ctors;	/* Its constructors, NULL-name ended; NULL
+				 * for types made by other objects only. */
 } VerbsType;
 
 struct VerbsObj {
@@ -210,11 +224,13 @@ MODULE_SCOPE VerbsObj *	VerbsObjFind(Tcl_Interp *interp, Tcl_Obj *nameObj);
 MODULE_SCOPE Tcl_Obj *	VerbsObjName(VerbsObj *objPtr);
 MODULE_SCOPE int	VerbsParseOptions(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], int first,
-			    const char *const options[], Tcl_Obj *values[]);
-MODULE_SCOPE VerbsObj *	VerbsCreateArgs(Tcl_Interp *interp, int objc,
-			    Tcl_Obj *const objv[], int nfixed,
-			    const char *usage, const char *const options[],
-			    Tcl_Obj *values[], const VerbsType *parentClass);
+			    const VerbsField *options, void *record);
+MODULE_SCOPE Tcl_Obj *	VerbsUsage(const char *fixed,
+			    const VerbsField *options);
+MODULE_SCOPE int	VerbsCreateArgs(Tcl_Interp *interp, int objc,
+			    Tcl_Obj *const objv[], const char *fixed,
+			    const VerbsField *options, void *record,
+			    const VerbsType *parentClass);
 MODULE_SCOPE VerbsState *VerbsGetState(Tcl_Interp *interp);
 MODULE_SCOPE int	VerbsObjectsCmd(ClientData cd, Tcl_Interp *interp,
 			    int objc, Tcl_Obj *const objv[]);
@@ -252,28 +268,120 @@ enum VerbsFieldKind {
     VF_GUID,			/* __be64 printed as xxxx:xxxx:xxxx:xxxx. */
     VF_STRING,			/* char array, read-only. */
     VF_BE32,			/* __be32 shown in host order. */
-    VF_STRUCT			/* Nested struct, as a nested dict. */
+    VF_STRUCT,			/* Nested struct, as a nested dict. */
+    VF_BOOL,			/* int, as a Tcl boolean. */
+    VF_OBJ,			/* VerbsObj * of the type in table, by
+				 * name; "" when NULL. */
+    VF_TCLOBJ,			/* Tcl_Obj *, taken as it is (input only;
+				 * not reference counted: the words of the
+				 * command outlive the parse). */
+    VF_TIMEOUT,			/* int milliseconds, -1 for no limit. */
+    VF_CSTR,			/* char *, read-only. */
+    VF_PARENT,			/* The object's parent (cget only). */
+    VF_TYPE,			/* The object's type name (cget only). */
+    VF_PROC			/* Computed by getProc (cget only). */
 };
 
 #define VF_READONLY 1		/* Query only: refused as input. */
+#define VF_REQUIRED 2		/* An option that must be given. */
+#define VF_DEREF    4		/* The field is in a struct the object
+				 * points to (see ptrOffset). */
 
-typedef struct VerbsField {
+typedef int (VerbsGetProc)(Tcl_Interp *interp, VerbsObj *objPtr,
+	Tcl_Obj **valuePtr);
+
+/*
+ * One row of a table that maps names to the members of a struct.  The same
+ * rows serve three uses, so that each name, kind and limit is written once:
+ *  - the fields of a C struct as a dict (query results, attribute input);
+ *  - the options of a command ("-cqe 16"), parsed into a record struct of
+ *    the command's own; the usage string is derived from the rows;
+ *  - the cget options of an object type, read from its struct, or with
+ *    VF_DEREF from the C struct it points to (q->qp->qp_num).
+ */
+
+struct VerbsField {
     const char *name;		/* First member: Tcl_GetIndexFromObjStruct. */
     int kind;
     unsigned short offset;
     unsigned short size;
-    const void *table;		/* VerbsEnum[] or VerbsStruct. */
+    const void *table;		/* VerbsEnum[], VerbsStruct or VerbsType. */
     uint64_t mask;		/* attr_mask bit the key sets. */
     int flags;
-} VerbsField;
+    unsigned short ptrOffset;	/* VF_DEREF: offset of the pointer in the
+				 * object's struct. */
+    uint64_t max;		/* VF_UINT input: the largest value (0: what
+				 * the field holds). */
+    const char *arg;		/* Options: the value's name in the usage
+				 * ("entries"); with VF_REQUIRED, then the
+				 * reason after a colon ("bytes:the size of
+				 * the region in bytes"). */
+    VerbsGetProc *getProc;	/* VF_PROC. */
+};
 
 typedef struct VerbsStruct {
     const char *name;		/* For messages: "qp attribute". */
     const VerbsField *fields;	/* NULL-name terminated. */
 } VerbsStruct;
 
+/*
+ * Dict fields of a C struct.
+ */
+
 #define VERBS_FIELD(st, f, kind, table, mask, flags) \
-    {#f, kind, offsetof(st, f), sizeof(((st *)0)->f), table, mask, flags}
+    {#f, kind, offsetof(st, f), sizeof(((st *)0)->f), table, mask, flags, \
+     0, 0, NULL, NULL}
+
+/*
+ * Options of a command, into the record struct rec: "-f" sets rec.f.
+ * VERBS_OPTION_MAX gives an integer's limit, VERBS_OPTION_REQUIRED makes
+ * it mandatory (arg "word:reason").
+ */
+
+#define VERBS_OPTION(rec, f, kind, table, arg) \
+    {"-" #f, kind, offsetof(rec, f), sizeof(((rec *)0)->f), table, 0, 0, \
+     0, 0, arg, NULL}
+#define VERBS_OPTION_MAX(rec, f, max, arg) \
+    {"-" #f, VF_UINT, offsetof(rec, f), sizeof(((rec *)0)->f), NULL, 0, 0, \
+     0, max, arg, NULL}
+#define VERBS_OPTION_REQUIRED(rec, f, kind, table, max, arg) \
+    {"-" #f, kind, offsetof(rec, f), sizeof(((rec *)0)->f), table, 0, \
+     VF_REQUIRED, 0, max, arg, NULL}
+
+/*
+ * Every create command's record starts with a VerbsCreateHead: the parent
+ * object it resolved and the -command name.  VERBS_OPTION_COMMAND is the
+ * -command row of its option table.
+ */
+
+typedef struct VerbsCreateHead {
+    VerbsObj *parent;
+    Tcl_Obj *command;
+} VerbsCreateHead;
+
+#define VERBS_OPTION_COMMAND \
+    VERBS_OPTION(VerbsCreateHead, command, VF_TCLOBJ, NULL, "name")
+
+/*
+ * cget rows: a member of the object's struct (ost), a member f of the C
+ * struct cst that the object's member ptr points to, a computed value, and
+ * the two every type has (-parent, -type).
+ */
+
+#define VERBS_CGET(name, ost, f, kind, table) \
+    {name, kind, offsetof(ost, f), sizeof(((ost *)0)->f), table, 0, \
+     VF_READONLY, 0, 0, NULL, NULL}
+#define VERBS_CGET_PTR(name, ost, ptr, cst, f, kind, table) \
+    {name, kind, offsetof(cst, f), sizeof(((cst *)0)->f), table, 0, \
+     VF_READONLY | VF_DEREF, offsetof(ost, ptr), 0, NULL, NULL}
+#define VERBS_CGET_PROC(name, proc) \
+    {name, VF_PROC, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, proc}
+#define VERBS_CGET_PARENT(name) \
+    {name, VF_PARENT, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, NULL}
+#define VERBS_CGET_COMMON \
+    VERBS_CGET_PARENT("-parent"), \
+    {"-type", VF_TYPE, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, NULL}
+#define VERBS_FIELD_END {NULL, 0, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL}
 
 MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 	verbsDeviceCapFlags[], verbsAtomicCap[], verbsPortState[],
@@ -306,6 +414,9 @@ MODULE_SCOPE Tcl_Obj *	VerbsKeyObj(const char *name);
 MODULE_SCOPE Tcl_Obj *	VerbsGidObj(const union ibv_gid *gid);
 MODULE_SCOPE int	VerbsGetGid(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, union ibv_gid *gid);
+MODULE_SCOPE int	VerbsFieldGet(Tcl_Interp *interp, const VerbsField *f,
+			    const void *base, VerbsObj *objPtr,
+			    Tcl_Obj **valuePtr);
 MODULE_SCOPE Tcl_Obj *	VerbsStructToDict(const VerbsStruct *st,
 			    const void *base);
 MODULE_SCOPE int	VerbsDictToStruct(Tcl_Interp *interp,
@@ -320,6 +431,7 @@ MODULE_SCOPE int	VerbsDictToStruct(Tcl_Interp *interp,
 MODULE_SCOPE int	VerbsArgError(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, const char *format, ...)
 			    __attribute__((format(printf, 4, 5)));
+MODULE_SCOPE void	VerbsTimeoutCode(Tcl_Interp *interp, Tcl_WideInt got);
 MODULE_SCOPE int	VerbsSysError(Tcl_Interp *interp, const char *call,
 			    VerbsObj *objPtr, const char *what, int errnum);
 
@@ -337,17 +449,22 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
 			    int *msPtr);
 
 /*
- * Type descriptors and creation commands, one file each.
+ * The object types, one row each: VERBS_TYPES(X) applies X to every type's
+ * name T, whose descriptor verbsTClass lives in the type's own file.  The
+ * ensembles, [verbs::objects TYPE] and the type lists in messages are
+ * derived from this list (verbsInit.c).  A plain new type is its file
+ * (struct, tables, constructor), a row here, and its part of the manual.
  */
 
-MODULE_SCOPE const VerbsType verbsContextClass, verbsPdClass, verbsMrClass,
-	verbsCqClass, verbsQpClass, verbsAhClass, verbsChannelClass,
-	verbsSrqClass, verbsCmChannelClass, verbsCmIdClass, verbsMwClass;
+#define VERBS_TYPES(X) \
+    X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Cq) X(Mr) X(Mw) \
+    X(Pd) X(Pool) X(Qp) X(Srq)
 
-MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsContextOpenCmd,
-	VerbsPdCreateCmd, VerbsMrCreateCmd, VerbsCqCreateCmd,
-	VerbsQpCreateCmd, VerbsAhCreateCmd, VerbsChannelCreateCmd,
-	VerbsSrqCreateCmd, VerbsCmChannelCmd, VerbsCmIdCmd, VerbsMwCreateCmd;
+#define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
+VERBS_TYPES(VERBS_DECLARE_TYPE)
+MODULE_SCOPE const VerbsType *const verbsTypes[];
+
+MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd;
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
 MODULE_SCOPE int	VerbsWcError(Tcl_Interp *interp, VerbsObj *objPtr,
@@ -371,6 +488,12 @@ MODULE_SCOPE int	VerbsPostRecv(Tcl_Interp *interp, VerbsObj *objPtr,
 			    int n, Tcl_Obj *const wrObjs[],
 			    VerbsRecvPostProc *post, void *target,
 			    const char *call);
+MODULE_SCOPE int	VerbsMrNew(Tcl_Interp *interp, VerbsPd *p,
+			    VerbsObj *parent, size_t length, int access,
+			    Tcl_Obj *nameObj, VerbsMr **mrPtr);
+MODULE_SCOPE VerbsGetProc VerbsMrPd;
+MODULE_SCOPE int	VerbsCheckLength(Tcl_Interp *interp, const char *key,
+			    uint64_t value);
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);

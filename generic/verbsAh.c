@@ -18,38 +18,35 @@ static const VerbsMethod ahMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const ahOptions[] = {"-handle", "-pd", NULL};
+static const VerbsField ahCget[] = {
+    VERBS_CGET_PTR("-handle", VerbsAh, ah, struct ibv_ah, handle, VF_UINT,
+	    NULL),
+    VERBS_CGET_PARENT("-pd"),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
+
+static Tcl_ObjCmdProc AhCreateCmd;
+
+static const VerbsCtor ahCtors[] = {
+    {"create", AhCreateCmd}, {NULL, NULL}
+};
 
 /*
  *----------------------------------------------------------------------
  *
- * AhCget, AhFree --
+ * AhFree --
  *
- *	cget options; destruction of the AH.
+ *	Destruction of the AH.
  *
  * Results:
- *	AhCget: TCL_OK with *valuePtr set.
+ *	None.
  *
  * Side effects:
- *	AhFree: ibv_destroy_ah.
+ *	ibv_destroy_ah.
  *
  *----------------------------------------------------------------------
  */
-
-static int
-AhCget(
-    Tcl_Interp *interp VERBS_UNUSED,
-    VerbsObj *objPtr,
-    int index,
-    Tcl_Obj **valuePtr)
-{
-    if (index == 0) {
-	*valuePtr = Tcl_NewWideIntObj(((VerbsAh *) objPtr)->ah->handle);
-    } else {
-	*valuePtr = VerbsObjName(objPtr->parent);
-    }
-    return TCL_OK;
-}
 
 static void
 AhFree(
@@ -59,7 +56,7 @@ AhFree(
 }
 
 const VerbsType verbsAhClass = {
-    "ah", sizeof(VerbsAh), ahMethods, ahOptions, AhCget, AhFree, NULL
+    "ah", sizeof(VerbsAh), ahMethods, ahCget, AhFree, NULL, NULL, ahCtors
 };
 
 /*
@@ -134,7 +131,7 @@ VerbsAhImplyGlobal(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsAhCreateCmd --
+ * AhCreateCmd --
  *
  *	verbs::ah create PD ATTR ?-command NAME?
  *
@@ -147,32 +144,37 @@ VerbsAhImplyGlobal(
  *----------------------------------------------------------------------
  */
 
-int
-VerbsAhCreateCmd(
+static int
+AhCreateCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-command", NULL};
-    Tcl_Obj *values[1] = {NULL};
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    VerbsCreateHead args = {NULL, NULL};
     struct ibv_ah_attr attr;
     struct ibv_ah *ah;
     VerbsPd *p;
     VerbsAh *a;
 
-    p = (VerbsPd *) VerbsCreateArgs(interp, objc, objv, 3,
-	    "pd attributes ?-command name?", options, values, &verbsPdClass);
-    if (p == NULL || VerbsParseAhAttr(interp, objv[2], &attr) != TCL_OK) {
+    if (VerbsCreateArgs(interp, objc, objv, "pd attributes", options, &args,
+	    &verbsPdClass) != TCL_OK
+	    || VerbsParseAhAttr(interp, objv[2], &attr) != TCL_OK) {
 	return TCL_ERROR;
     }
+    p = (VerbsPd *) args.parent;
     ah = ibv_create_ah(p->pd, &attr);
     if (ah == NULL) {
 	return VerbsSysError(interp, "ibv_create_ah", &p->obj, NULL, errno);
     }
     a = (VerbsAh *) VerbsObjNew(&verbsAhClass);
     a->ah = ah;
-    if (VerbsObjRegister(interp, &a->obj, &p->obj, values[0]) != TCL_OK) {
+    if (VerbsObjRegister(interp, &a->obj, &p->obj, args.command)
+	    != TCL_OK) {
 	ibv_destroy_ah(ah);
 	ckfree(a);
 	return TCL_ERROR;

@@ -395,7 +395,7 @@ static const VerbsField deviceAttrFields[] = {
     DA(max_pkeys, VF_UINT, NULL),
     DA(local_ca_ack_delay, VF_UINT, NULL),
     DA(phys_port_cnt, VF_UINT, NULL),
-    {NULL, 0, 0, 0, NULL, 0, 0}
+    VERBS_FIELD_END
 };
 const VerbsStruct verbsDeviceAttrStruct = {
     "device attribute", deviceAttrFields
@@ -426,7 +426,7 @@ static const VerbsField portAttrFields[] = {
     PA(link_layer, VF_ENUM, verbsLinkLayer),
     PA(flags, VF_UINT, NULL),
     PA(port_cap_flags2, VF_FLAGS, verbsPortCapFlags2),
-    {NULL, 0, 0, 0, NULL, 0, 0}
+    VERBS_FIELD_END
 };
 const VerbsStruct verbsPortAttrStruct = {"port attribute", portAttrFields};
 
@@ -438,7 +438,7 @@ static const VerbsField gidEntryFields[] = {
     GE(port_num, VF_UINT, NULL),
     GE(gid_type, VF_ENUM, verbsGidType),
     GE(ndev_ifindex, VF_UINT, NULL),
-    {NULL, 0, 0, 0, NULL, 0, 0}
+    VERBS_FIELD_END
 };
 const VerbsStruct verbsGidEntryStruct = {"gid entry", gidEntryFields};
 
@@ -449,7 +449,7 @@ static const VerbsField qpCapFields[] = {
     CAP(max_send_sge),
     CAP(max_recv_sge),
     CAP(max_inline_data),
-    {NULL, 0, 0, 0, NULL, 0, 0}
+    VERBS_FIELD_END
 };
 const VerbsStruct verbsQpCapStruct = {"qp cap", qpCapFields};
 
@@ -460,7 +460,7 @@ static const VerbsField grhFields[] = {
     GR(sgid_index, VF_UINT),
     GR(hop_limit, VF_UINT),
     GR(traffic_class, VF_UINT),
-    {NULL, 0, 0, 0, NULL, 0, 0}
+    VERBS_FIELD_END
 };
 static const VerbsStruct grhStruct = {"grh", grhFields};
 
@@ -474,7 +474,7 @@ static const VerbsField ahAttrFields[] = {
     AH(static_rate, VF_ENUM, verbsRate),
     AH(is_global, VF_UINT, NULL),
     AH(port_num, VF_UINT, NULL),
-    {NULL, 0, 0, 0, NULL, 0, 0}
+    VERBS_FIELD_END
 };
 const VerbsStruct verbsAhAttrStruct = {"ah attribute", ahAttrFields};
 
@@ -507,7 +507,7 @@ static const VerbsField qpAttrFields[] = {
     QA(alt_port_num, VF_UINT, NULL, IBV_QP_ALT_PATH),
     QA(alt_timeout, VF_UINT, NULL, IBV_QP_ALT_PATH),
     QA(rate_limit, VF_UINT, NULL, IBV_QP_RATE_LIMIT),
-    {NULL, 0, 0, 0, NULL, 0, 0}
+    VERBS_FIELD_END
 };
 const VerbsStruct verbsQpAttrStruct = {"qp attribute", qpAttrFields};
 
@@ -516,7 +516,7 @@ static const VerbsField srqAttrFields[] = {
     SA(max_wr, IBV_SRQ_MAX_WR),
     VERBS_FIELD(struct ibv_srq_attr, max_sge, VF_UINT, NULL, 0, RO),
     SA(srq_limit, IBV_SRQ_LIMIT),
-    {NULL, 0, 0, 0, NULL, 0, 0}
+    VERBS_FIELD_END
 };
 const VerbsStruct verbsSrqAttrStruct = {"srq attribute", srqAttrFields};
 
@@ -535,9 +535,36 @@ static const VerbsField wcFields[] = {
     WC(slid, VF_UINT, NULL),
     WC(sl, VF_UINT, NULL),
     WC(dlid_path_bits, VF_UINT, NULL),
-    {NULL, 0, 0, 0, NULL, 0, 0}
+    VERBS_FIELD_END
 };
 const VerbsStruct verbsWcStruct = {"work completion", wcFields};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsTimeoutCode --
+ *
+ *	The errorCode of a wait that timed out: {VERBS TIMEOUT GOT}, GOT
+ *	being how much of what was waited for had arrived.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Sets the errorCode.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsTimeoutCode(
+    Tcl_Interp *interp,
+    Tcl_WideInt got)
+{
+    Tcl_SetObjErrorCode(interp, Tcl_NewListObj(3, (Tcl_Obj *[]) {
+	    Tcl_NewStringObj("VERBS", -1), Tcl_NewStringObj("TIMEOUT", -1),
+	    Tcl_NewWideIntObj(got)}));
+}
 
 /*
  *----------------------------------------------------------------------
@@ -547,7 +574,7 @@ const VerbsStruct verbsWcStruct = {"work completion", wcFields};
  *	Leave an error in the interpreter.  VerbsArgError is for bad input:
  *	the message is formatted, the errorCode is {VERBS ARG key value}.
  *	VerbsSysError is for a failing library call: "CALL on OBJ (WHAT):
- *	strerror" with errorCode {VERBS CALL ERRNAME {message}}.
+ *	strerror" with errorCode {VERBS SYS CALL ERRNAME {message}}.
  *
  * Results:
  *	TCL_ERROR.
@@ -566,13 +593,23 @@ VerbsArgError(
     const char *format,
     ...)
 {
-    char buf[512];
-    va_list ap;
+    va_list ap, again;
+    char *buf;
+    int len;
+
+    /*
+     * Measure first: a message quoting a long value is never cut.
+     */
 
     va_start(ap, format);
-    vsnprintf(buf, sizeof(buf), format, ap);
+    va_copy(again, ap);
+    len = vsnprintf(NULL, 0, format, ap);
     va_end(ap);
-    Tcl_SetObjResult(interp, Tcl_NewStringObj(buf, -1));
+    buf = ckalloc(len + 1);
+    vsnprintf(buf, (size_t) len + 1, format, again);
+    va_end(again);
+    Tcl_SetObjResult(interp, Tcl_NewStringObj(buf, len));
+    ckfree(buf);
     Tcl_SetErrorCode(interp, "VERBS", "ARG", key,
 	    valueObj ? Tcl_GetString(valueObj) : "", NULL);
     return TCL_ERROR;
@@ -605,7 +642,7 @@ VerbsSysError(
     }
     Tcl_AppendPrintfToObj(msg, ": %s", text);
     Tcl_SetObjResult(interp, msg);
-    Tcl_SetErrorCode(interp, "VERBS", call, Tcl_ErrnoId(), text, NULL);
+    Tcl_SetErrorCode(interp, "VERBS", "SYS", call, Tcl_ErrnoId(), text, NULL);
     return TCL_ERROR;
 }
 
@@ -1041,52 +1078,227 @@ VerbsKeyObj(
     return (Tcl_Obj *) Tcl_GetHashValue(hPtr);
 }
 
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsFieldGet --
+ *
+ *	The value of one row: the member of the struct at base, or for
+ *	cget rows (objPtr not NULL) of the object, the struct it points to
+ *	(VF_DEREF), or what the row computes.
+ *
+ * Results:
+ *	A standard Tcl result, the value in *valuePtr (a new object).
+ *
+ * Side effects:
+ *	A VF_PROC row may ask the device.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsFieldGet(
+    Tcl_Interp *interp,
+    const VerbsField *f,
+    const void *base,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    const char *p;
+    Tcl_Obj *v;
+
+    if (f->flags & VF_DEREF) {
+	base = *(void *const *) ((const char *) base + f->ptrOffset);
+    }
+    p = (const char *) base + f->offset;
+    switch (f->kind) {
+    case VF_INT:
+	v = Tcl_NewIntObj(*(const int *) p);
+	break;
+    case VF_BOOL:
+	v = Tcl_NewBooleanObj(*(const int *) p);
+	break;
+    case VF_ENUM:
+	v = VerbsEnumObj((const VerbsEnum *) f->table, LoadUInt(p, f->size));
+	break;
+    case VF_FLAGS:
+	v = VerbsFlagsObj((const VerbsEnum *) f->table, LoadUInt(p, f->size));
+	break;
+    case VF_GID:
+	v = VerbsGidObj((const union ibv_gid *) p);
+	break;
+    case VF_GUID:
+	v = VerbsGuidObj(*(const uint64_t *) p);
+	break;
+    case VF_STRING:
+	v = Tcl_NewStringObj(p, (int) strnlen(p, f->size));
+	break;
+    case VF_CSTR:
+	v = Tcl_NewStringObj(*(char *const *) p ? *(char *const *) p : "",
+		-1);
+	break;
+    case VF_BE32:
+	v = Tcl_NewWideIntObj(ntohl(*(const uint32_t *) p));
+	break;
+    case VF_STRUCT:
+	v = VerbsStructToDict((const VerbsStruct *) f->table, p);
+	break;
+    case VF_OBJ:
+	v = *(VerbsObj *const *) p ? VerbsObjName(*(VerbsObj *const *) p)
+		: Tcl_NewObj();
+	break;
+    case VF_PARENT:
+	v = objPtr->parent ? VerbsObjName(objPtr->parent) : Tcl_NewObj();
+	break;
+    case VF_TYPE:
+	v = Tcl_NewStringObj(objPtr->typePtr->name, -1);
+	break;
+    case VF_PROC:
+	return f->getProc(interp, objPtr, valuePtr);
+    case VF_TCLOBJ:
+	v = *(Tcl_Obj *const *) p ? *(Tcl_Obj *const *) p : Tcl_NewObj();
+	break;
+    default:
+	v = VerbsU64Obj(LoadUInt(p, f->size));
+	break;
+    }
+    *valuePtr = v;
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsStructToDict --
+ *
+ *	Turn a C struct into a dict with every field of its table.
+ *
+ * Results:
+ *	A new dict Tcl_Obj.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
 Tcl_Obj *
 VerbsStructToDict(
     const VerbsStruct *st,
     const void *base)
 {
-    Tcl_Obj *dict = Tcl_NewDictObj();
+    Tcl_Obj *dict = Tcl_NewDictObj(), *v;
     const VerbsField *f;
 
     for (f = st->fields; f->name; f++) {
-	const char *p = (const char *) base + f->offset;
-	Tcl_Obj *v;
-
-	switch (f->kind) {
-	case VF_INT:
-	    v = Tcl_NewIntObj(*(const int *) p);
-	    break;
-	case VF_ENUM:
-	    v = VerbsEnumObj((const VerbsEnum *) f->table,
-		    LoadUInt(p, f->size));
-	    break;
-	case VF_FLAGS:
-	    v = VerbsFlagsObj((const VerbsEnum *) f->table,
-		    LoadUInt(p, f->size));
-	    break;
-	case VF_GID:
-	    v = VerbsGidObj((const union ibv_gid *) p);
-	    break;
-	case VF_GUID:
-	    v = VerbsGuidObj(*(const uint64_t *) p);
-	    break;
-	case VF_STRING:
-	    v = Tcl_NewStringObj(p, (int) strnlen(p, f->size));
-	    break;
-	case VF_BE32:
-	    v = Tcl_NewWideIntObj(ntohl(*(const uint32_t *) p));
-	    break;
-	case VF_STRUCT:
-	    v = VerbsStructToDict((const VerbsStruct *) f->table, p);
-	    break;
-	default:
-	    v = VerbsU64Obj(LoadUInt(p, f->size));
-	    break;
-	}
+	/* Struct rows are plain members: this cannot fail. */
+	VerbsFieldGet(NULL, f, base, NULL, &v);
 	Tcl_DictObjPut(NULL, dict, VerbsKeyObj(f->name), v);
     }
     return dict;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * SetField --
+ *
+ *	Store one value into the member of the struct at base that the
+ *	row describes; the row's name names the value in messages.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Writes the member.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+SetField(
+    Tcl_Interp *interp,
+    const VerbsStruct *st,	/* For messages. */
+    const VerbsField *f,
+    Tcl_Obj *valueObj,
+    void *base)
+{
+    char *p = (char *) base + f->offset;
+    uint64_t v;
+
+    if (f->flags & VF_READONLY) {
+	return VerbsArgError(interp, f->name, valueObj,
+		"%s \"%s\" is read-only", st->name, f->name);
+    }
+    switch (f->kind) {
+    case VF_INT: {
+	int i;
+
+	if (Tcl_GetIntFromObj(NULL, valueObj, &i) != TCL_OK) {
+	    return VerbsArgError(interp, f->name, valueObj,
+		    "bad %s \"%s\": must be an integer", f->name,
+		    Tcl_GetString(valueObj));
+	}
+	*(int *) p = i;
+	return TCL_OK;
+    }
+    case VF_BOOL:
+	return VerbsGetBoolean(interp, f->name, valueObj, (int *) p);
+    case VF_TIMEOUT:
+	return VerbsGetTimeout(interp, valueObj, (int *) p);
+    case VF_ENUM:
+	if (VerbsGetEnum(interp, (const VerbsEnum *) f->table, f->name,
+		valueObj, &v) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	StoreUInt(p, f->size, v);
+	return TCL_OK;
+    case VF_FLAGS:
+	if (VerbsGetFlags(interp, (const VerbsEnum *) f->table, f->name,
+		valueObj, &v) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	StoreUInt(p, f->size, v);
+	return TCL_OK;
+    case VF_GID:
+	return VerbsGetGid(interp, f->name, valueObj, (union ibv_gid *) p);
+    case VF_BE32:
+	if (VerbsGetUInt(interp, f->name, valueObj, UINT32_MAX, &v)
+		!= TCL_OK) {
+	    return TCL_ERROR;
+	}
+	*(uint32_t *) p = htonl((uint32_t) v);
+	return TCL_OK;
+    case VF_STRUCT:
+	return VerbsDictToStruct(interp, (const VerbsStruct *) f->table,
+		f->name, valueObj, p, NULL);
+    case VF_OBJ: {
+	VerbsObj *o = VerbsObjGet(interp, valueObj,
+		(const VerbsType *) f->table);
+
+	if (o == NULL) {
+	    return TCL_ERROR;
+	}
+	*(VerbsObj **) p = o;
+	return TCL_OK;
+    }
+    case VF_TCLOBJ:
+	*(Tcl_Obj **) p = valueObj;
+	return TCL_OK;
+    case VF_UINT: {
+	uint64_t max = f->max ? f->max : f->size >= 8 ? UINT64_MAX
+		: (((uint64_t) 1) << (8 * f->size)) - 1;
+
+	if (VerbsGetUInt(interp, f->name, valueObj, max, &v) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	StoreUInt(p, f->size, v);
+	return TCL_OK;
+    }
+    default:
+	return VerbsArgError(interp, f->name, valueObj,
+		"%s \"%s\" cannot be set", st->name, f->name);
+    }
 }
 
 /*
@@ -1121,7 +1333,7 @@ VerbsDictToStruct(
     Tcl_DictSearch search;
     Tcl_Obj *keyObj, *valueObj;
     int done, index;
-    uint64_t v, mask = 0;
+    uint64_t mask = 0;
 
     if (Tcl_DictObjFirst(NULL, dictObj, &search, &keyObj, &valueObj,
 	    &done) != TCL_OK) {
@@ -1130,84 +1342,17 @@ VerbsDictToStruct(
 		Tcl_GetString(dictObj), st->name);
     }
     for (; !done; Tcl_DictObjNext(&search, &keyObj, &valueObj, &done)) {
-	const VerbsField *f;
-	char *p;
-
 	if (Tcl_GetIndexFromObjStruct(interp, keyObj, st->fields,
 		sizeof(VerbsField), st->name, TCL_EXACT, &index) != TCL_OK) {
 	    Tcl_SetErrorCode(interp, "VERBS", "ARG", Tcl_GetString(keyObj),
 		    Tcl_GetString(valueObj), NULL);
 	    goto error;
 	}
-	f = &st->fields[index];
-	p = (char *) base + f->offset;
-	if (f->flags & VF_READONLY) {
-	    VerbsArgError(interp, f->name, valueObj,
-		    "%s \"%s\" is read-only", st->name, f->name);
+	if (SetField(interp, st, &st->fields[index], valueObj, base)
+		!= TCL_OK) {
 	    goto error;
 	}
-	switch (f->kind) {
-	case VF_INT: {
-	    int i;
-
-	    if (Tcl_GetIntFromObj(NULL, valueObj, &i) != TCL_OK) {
-		VerbsArgError(interp, f->name, valueObj,
-			"bad %s \"%s\": must be an integer", f->name,
-			Tcl_GetString(valueObj));
-		goto error;
-	    }
-	    *(int *) p = i;
-	    break;
-	}
-	case VF_ENUM:
-	    if (VerbsGetEnum(interp, (const VerbsEnum *) f->table, f->name,
-		    valueObj, &v) != TCL_OK) {
-		goto error;
-	    }
-	    StoreUInt(p, f->size, v);
-	    break;
-	case VF_FLAGS:
-	    if (VerbsGetFlags(interp, (const VerbsEnum *) f->table, f->name,
-		    valueObj, &v) != TCL_OK) {
-		goto error;
-	    }
-	    StoreUInt(p, f->size, v);
-	    break;
-	case VF_GID:
-	    if (VerbsGetGid(interp, f->name, valueObj,
-		    (union ibv_gid *) p) != TCL_OK) {
-		goto error;
-	    }
-	    break;
-	case VF_BE32:
-	    if (VerbsGetUInt(interp, f->name, valueObj, UINT32_MAX, &v)
-		    != TCL_OK) {
-		goto error;
-	    }
-	    *(uint32_t *) p = htonl((uint32_t) v);
-	    break;
-	case VF_STRUCT:
-	    if (VerbsDictToStruct(interp, (const VerbsStruct *) f->table,
-		    f->name, valueObj, p, NULL) != TCL_OK) {
-		goto error;
-	    }
-	    break;
-	case VF_UINT: {
-	    uint64_t max = f->size >= 8 ? UINT64_MAX
-		    : (((uint64_t) 1) << (8 * f->size)) - 1;
-
-	    if (VerbsGetUInt(interp, f->name, valueObj, max, &v) != TCL_OK) {
-		goto error;
-	    }
-	    StoreUInt(p, f->size, v);
-	    break;
-	}
-	default:
-	    VerbsArgError(interp, f->name, valueObj,
-		    "%s \"%s\" cannot be set", st->name, f->name);
-	    goto error;
-	}
-	mask |= f->mask;
+	mask |= st->fields[index].mask;
     }
     Tcl_DictObjDone(&search);
     if (maskPtr) {
@@ -1218,4 +1363,118 @@ VerbsDictToStruct(
   error:
     Tcl_DictObjDone(&search);
     return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsParseOptions --
+ *
+ *	Parse "-option value" pairs from objv[first] on into the record
+ *	struct the option rows describe (unique prefixes are accepted; the
+ *	last one given wins).  Members of options not given keep what the
+ *	caller put there, its defaults.
+ *
+ * Results:
+ *	A standard Tcl result: unknown options, options without a value,
+ *	bad values and missing required options are errors.
+ *
+ * Side effects:
+ *	Fills the record.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsParseOptions(
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[],
+    int first,
+    const VerbsField *options,
+    void *record)
+{
+    static const VerbsStruct what = {"option", NULL};
+    const VerbsField *f;
+    uint64_t given = 0;
+    int i, index;
+
+    for (i = first; i < objc; i += 2) {
+	if (Tcl_GetIndexFromObjStruct(interp, objv[i], options,
+		sizeof(VerbsField), "option", 0, &index) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	f = &options[index];
+	if (i + 1 >= objc) {
+	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
+		    "missing value for option \"%s\"", f->name));
+	    Tcl_SetErrorCode(interp, "VERBS", "ARG", f->name, "", NULL);
+	    return TCL_ERROR;
+	}
+	if (SetField(interp, &what, f, objv[i + 1], record) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	given |= ((uint64_t) 1) << index;
+    }
+    for (f = options, index = 0; f->name; f++, index++) {
+	if ((f->flags & VF_REQUIRED) && !(given & (((uint64_t) 1) << index))) {
+	    const char *reason = f->arg ? strchr(f->arg, ':') : NULL;
+
+	    return VerbsArgError(interp, f->name, NULL, "missing %s%s%s",
+		    f->name, reason ? ": " : "", reason ? reason + 1 : "");
+	}
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsUsage --
+ *
+ *	The usage of a command from its fixed words and its option rows:
+ *	"pd -length bytes ?-access flags? ?-command name?".
+ *
+ * Results:
+ *	A new Tcl_Obj.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+Tcl_Obj *
+VerbsUsage(
+    const char *fixed,
+    const VerbsField *options)
+{
+    Tcl_Obj *usage = Tcl_NewStringObj(fixed, -1);
+    const VerbsField *f;
+    int pass;
+
+    /*
+     * Required options first, then the others, each in table order, and
+     * -command, which every create command has, last.
+     */
+
+    for (pass = 0; pass < 3; pass++) {
+	for (f = options; f->name; f++) {
+	    int required = (f->flags & VF_REQUIRED) != 0;
+	    int command = strcmp(f->name, "-command") == 0;
+	    const char *arg = f->arg ? f->arg : "value";
+	    const char *colon = strchr(arg, ':');
+	    int len = colon ? (int) (colon - arg) : -1;
+
+	    if (pass != (required ? 0 : command ? 2 : 1)) {
+		continue;
+	    }
+	    if (Tcl_GetCharLength(usage) > 0) {
+		Tcl_AppendToObj(usage, " ", 1);
+	    }
+	    Tcl_AppendPrintfToObj(usage, required ? "%s %.*s" : "?%s %.*s?",
+		    f->name, len < 0 ? (int) strlen(arg) : len, arg);
+	}
+    }
+    return usage;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#define NO_QKEY (~(uint64_t) 0)	/* -remote_qkey not given. */
 #define MAX_BATCH 256		/* Work requests chained per post. */
 #define POLL_BATCH 32
 
@@ -281,44 +282,86 @@ VerbsQpSendBurst(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {
-	"-ah", "-batch", "-count", "-depth", "-imm_data", "-inline",
-	"-opcode", "-peer", "-peer_sge", "-remote_addr", "-remote_qkey",
-	"-remote_qpn", "-rkey", "-sge", "-signal", "-timeout", NULL
+    /*
+     * -depth, -signal and -batch are limited by the QP, so they are read
+     * after the parse.
+     */
+
+    typedef struct {
+	VerbsObj *ah;
+	Tcl_Obj *batch, *count, *depth;
+	uint32_t imm_data;
+	int inline_;
+	uint64_t opcode;
+	VerbsObj *peer;
+	Tcl_Obj *peer_sge;
+	uint64_t remote_addr;
+	uint64_t remote_qkey;
+	uint32_t remote_qpn, rkey;
+	Tcl_Obj *sge, *signal;
+	int timeout;
+    } BurstArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(BurstArgs, ah, VF_OBJ, &verbsAhClass, "ah"),
+	VERBS_OPTION(BurstArgs, batch, VF_TCLOBJ, NULL, "n"),
+	VERBS_OPTION(BurstArgs, count, VF_TCLOBJ, NULL, "n"),
+	VERBS_OPTION(BurstArgs, depth, VF_TCLOBJ, NULL, "n"),
+	VERBS_OPTION(BurstArgs, imm_data, VF_UINT, NULL, "n"),
+	{"-inline", VF_BOOL, offsetof(BurstArgs, inline_), sizeof(int), NULL,
+		0, 0, 0, 0, "bool", NULL},
+	VERBS_OPTION(BurstArgs, opcode, VF_ENUM, verbsWrOpcode, "opcode"),
+	VERBS_OPTION(BurstArgs, peer, VF_OBJ, &verbsQpClass, "qp"),
+	VERBS_OPTION(BurstArgs, peer_sge, VF_TCLOBJ, NULL, "sge"),
+	VERBS_OPTION(BurstArgs, remote_addr, VF_UINT, NULL, "addr"),
+	VERBS_OPTION_MAX(BurstArgs, remote_qkey, UINT32_MAX, "qkey"),
+	VERBS_OPTION_MAX(BurstArgs, remote_qpn, 0xffffff, "qpn"),
+	VERBS_OPTION(BurstArgs, rkey, VF_UINT, NULL, "rkey"),
+	VERBS_OPTION(BurstArgs, sge, VF_TCLOBJ, NULL, "sge"),
+	VERBS_OPTION(BurstArgs, signal, VF_TCLOBJ, NULL, "n"),
+	VERBS_OPTION(BurstArgs, timeout, VF_TIMEOUT, NULL, "ms"),
+	VERBS_FIELD_END
     };
-    enum {
-	O_AH, O_BATCH, O_COUNT, O_DEPTH, O_IMM_DATA, O_INLINE, O_OPCODE,
-	O_PEER, O_PEER_SGE, O_REMOTE_ADDR, O_REMOTE_QKEY, O_REMOTE_QPN,
-	O_RKEY, O_SGE, O_SIGNAL, O_TIMEOUT, O_N
-    };
-    Tcl_Obj *v[O_N];
+    BurstArgs a;
     Burst *b;
     VerbsQp *q = (VerbsQp *) objPtr;
     struct ibv_qp_attr attr;
     struct ibv_qp_init_attr init;
-    VerbsAh *ah = NULL;
-    uint64_t u, opcode = IBV_WR_SEND, remoteAddr = 0, rkey = 0, imm = 0;
-    uint64_t remoteQpn = 0, remoteQkey = VERBS_DEFAULT_QKEY;
-    int timeout = 5000;
-    int inlineData = 0, i, result = TCL_ERROR, err;
+    VerbsAh *ah;
+    uint64_t u, opcode, remoteAddr, rkey, imm;
+    uint64_t remoteQpn, remoteQkey;
+    int timeout;
+    int inlineData, i, result = TCL_ERROR, err;
     struct timespec t0, t1, lastProgress, now;
     uint64_t lastDone = 0;
     double secs;
     Tcl_Obj *d;
 
-    memset(v, 0, sizeof(v));
+    memset(&a, 0, sizeof(a));
+    a.opcode = IBV_WR_SEND;
+    a.remote_qkey = NO_QKEY;
+    a.timeout = 5000;
     if ((objc % 2) != 0) {
 	Tcl_WrongNumArgs(interp, 2, objv, "-count n -sge {mr offset length} "
 		"?option value ...?");
 	return TCL_ERROR;
     }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, v) != TCL_OK) {
+    if (VerbsParseOptions(interp, objc, objv, 2, options, &a) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (v[O_COUNT] == NULL || v[O_SGE] == NULL) {
-	return VerbsArgError(interp, v[O_COUNT] ? "-sge" : "-count", NULL,
+    if (a.count == NULL || a.sge == NULL) {
+	return VerbsArgError(interp, a.count ? "-sge" : "-count", NULL,
 		"send_burst needs -count and -sge");
     }
+    ah = (VerbsAh *) a.ah;
+    opcode = a.opcode;
+    remoteAddr = a.remote_addr;
+    rkey = a.rkey;
+    imm = a.imm_data;
+    remoteQpn = a.remote_qpn;
+    remoteQkey = a.remote_qkey == NO_QKEY ? VERBS_DEFAULT_QKEY
+	    : a.remote_qkey;
+    timeout = a.timeout;
+    inlineData = a.inline_;
     err = ibv_query_qp(q->qp, &attr, IBV_QP_CAP, &init);
     if (err) {
 	return VerbsSysError(interp, "ibv_query_qp", objPtr, NULL, err);
@@ -331,13 +374,13 @@ VerbsQpSendBurst(
     b->tag = ((uint64_t) (__atomic_add_fetch(&burstTags, 1, __ATOMIC_RELAXED)
 	    & 0xffffff)) << TAG_SHIFT;
     b->depth = (int) init.cap.max_send_wr;
-    if (VerbsGetUInt(interp, "-count", v[O_COUNT], SEQ(~(uint64_t) 0),
+    if (VerbsGetUInt(interp, "-count", a.count, SEQ(~(uint64_t) 0),
 	    &b->count)
-	    != TCL_OK || GetSge(interp, "-sge", v[O_SGE], &b->sge) != TCL_OK) {
+	    != TCL_OK || GetSge(interp, "-sge", a.sge, &b->sge) != TCL_OK) {
 	goto done;
     }
-    if (v[O_DEPTH]) {
-	if (VerbsGetUInt(interp, "-depth", v[O_DEPTH], init.cap.max_send_wr,
+    if (a.depth) {
+	if (VerbsGetUInt(interp, "-depth", a.depth, init.cap.max_send_wr,
 		&u) != TCL_OK) {
 	    goto done;
 	}
@@ -347,16 +390,16 @@ VerbsQpSendBurst(
 	b->depth = 1;
     }
     b->signal = b->depth < 16 ? b->depth : 16;
-    if (v[O_SIGNAL]) {
-	if (VerbsGetUInt(interp, "-signal", v[O_SIGNAL], b->depth, &u)
+    if (a.signal) {
+	if (VerbsGetUInt(interp, "-signal", a.signal, b->depth, &u)
 		!= TCL_OK) {
 	    goto done;
 	}
 	b->signal = u ? (int) u : 1;
     }
     b->batch = b->signal;
-    if (v[O_BATCH]) {
-	if (VerbsGetUInt(interp, "-batch", v[O_BATCH], MAX_BATCH, &u)
+    if (a.batch) {
+	if (VerbsGetUInt(interp, "-batch", a.batch, MAX_BATCH, &u)
 		!= TCL_OK) {
 	    goto done;
 	}
@@ -364,32 +407,6 @@ VerbsQpSendBurst(
     }
     if (b->batch > MAX_BATCH) {
 	b->batch = MAX_BATCH;
-    }
-    if ((v[O_OPCODE] && VerbsGetEnum(interp, verbsWrOpcode, "-opcode",
-	    v[O_OPCODE], &opcode) != TCL_OK)
-	    || (v[O_REMOTE_ADDR] && VerbsGetUInt(interp, "-remote_addr",
-	    v[O_REMOTE_ADDR], UINT64_MAX, &remoteAddr) != TCL_OK)
-	    || (v[O_RKEY] && VerbsGetUInt(interp, "-rkey", v[O_RKEY],
-	    UINT32_MAX, &rkey) != TCL_OK)
-	    || (v[O_IMM_DATA] && VerbsGetUInt(interp, "-imm_data",
-	    v[O_IMM_DATA], UINT32_MAX, &imm) != TCL_OK)
-	    || (v[O_REMOTE_QPN] && VerbsGetUInt(interp, "-remote_qpn",
-	    v[O_REMOTE_QPN], 0xffffff, &remoteQpn) != TCL_OK)
-	    || (v[O_REMOTE_QKEY] && VerbsGetUInt(interp, "-remote_qkey",
-	    v[O_REMOTE_QKEY], UINT32_MAX, &remoteQkey) != TCL_OK)
-	    || (v[O_TIMEOUT] && VerbsGetTimeout(interp, v[O_TIMEOUT],
-	    &timeout) != TCL_OK)) {
-	goto done;
-    }
-    if (v[O_INLINE] && VerbsGetBoolean(interp, "-inline", v[O_INLINE],
-	    &inlineData) != TCL_OK) {
-	goto done;
-    }
-    if (v[O_AH]) {
-	ah = (VerbsAh *) VerbsObjGet(interp, v[O_AH], &verbsAhClass);
-	if (ah == NULL) {
-	    goto done;
-	}
     }
     if (opcode != IBV_WR_SEND && opcode != IBV_WR_SEND_WITH_IMM
 	    && opcode != IBV_WR_RDMA_WRITE && opcode != IBV_WR_RDMA_WRITE_WITH_IMM
@@ -403,33 +420,36 @@ VerbsQpSendBurst(
 	goto done;
     }
     if (VerbsCheckSendWr(interp, q, (enum ibv_wr_opcode) opcode, ah,
-	    v[O_REMOTE_QPN] || v[O_REMOTE_QKEY]) != TCL_OK) {
+	    remoteQpn || a.remote_qkey != NO_QKEY) != TCL_OK) {
 	goto done;
     }
-    if (v[O_PEER]) {
-	b->peer = (VerbsQp *) VerbsObjGet(interp, v[O_PEER], &verbsQpClass);
-	if (b->peer == NULL) {
-	    goto done;
-	}
+    if (a.peer) {
+	Tcl_Obj *peerName = VerbsObjName(a.peer);
+
+	Tcl_IncrRefCount(peerName);
+	b->peer = (VerbsQp *) a.peer;
 	if (opcode != IBV_WR_SEND && opcode != IBV_WR_SEND_WITH_IMM
 		&& opcode != IBV_WR_RDMA_WRITE_WITH_IMM) {
-	    VerbsArgError(interp, "-peer", v[O_PEER], "-peer is for opcodes "
+	    VerbsArgError(interp, "-peer", peerName, "-peer is for opcodes "
 		    "that consume receives: send, send_with_imm, "
 		    "rdma_write_with_imm");
+	    Tcl_DecrRefCount(peerName);
 	    goto done;
 	}
 	if (b->peer->srq) {
-	    VerbsArgError(interp, "-peer", v[O_PEER], "-peer %s takes its "
+	    VerbsArgError(interp, "-peer", peerName, "-peer %s takes its "
 		    "receives from an srq: post to the srq instead",
-		    Tcl_GetString(v[O_PEER]));
+		    Tcl_GetString(peerName));
+	    Tcl_DecrRefCount(peerName);
 	    goto done;
 	}
-	if (v[O_PEER_SGE] == NULL) {
+	Tcl_DecrRefCount(peerName);
+	if (a.peer_sge == NULL) {
 	    VerbsArgError(interp, "-peer_sge", NULL,
 		    "-peer needs -peer_sge: where the peer receives");
 	    goto done;
 	}
-	if (GetSge(interp, "-peer_sge", v[O_PEER_SGE], &b->rsge) != TCL_OK) {
+	if (GetSge(interp, "-peer_sge", a.peer_sge, &b->rsge) != TCL_OK) {
 	    goto done;
 	}
 	err = ibv_query_qp(b->peer->qp, &attr, IBV_QP_CAP, &init);
@@ -497,8 +517,7 @@ VerbsQpSendBurst(
 		    TCL_LL_MODIFIER "d received)", (Tcl_WideInt) timeout,
 		    (Tcl_WideInt) b->completed, (Tcl_WideInt) b->count,
 		    (Tcl_WideInt) b->received));
-	    Tcl_SetObjErrorCode(interp, Tcl_ObjPrintf("VERBS TIMEOUT %"
-		    TCL_LL_MODIFIER "d", (Tcl_WideInt) b->completed));
+	    VerbsTimeoutCode(interp, (Tcl_WideInt) b->completed);
 	    goto done;
 	}
     }

@@ -29,7 +29,18 @@ static const VerbsMethod cmChannelMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const cmChannelOptions[] = {"-fd", NULL};
+static const VerbsField cmChannelCget[] = {
+    VERBS_CGET_PTR("-fd", VerbsCmChannel, channel,
+	    struct rdma_event_channel, fd, VF_INT, NULL),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
+
+static Tcl_ObjCmdProc CmChannelCmd, CmIdCmd;
+
+static const VerbsCtor cmChannelCtors[] = {
+    {"channel", CmChannelCmd}, {NULL, NULL}
+};
 
 static const VerbsMethod cmIdMethods[] = {
     {"accept", CmIdAccept, 0, -1, "?option value ...?"},
@@ -48,9 +59,22 @@ static const VerbsMethod cmIdMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const cmIdOptions[] = {
-    "-channel", "-context", "-local_addr", "-remote_addr", "-port_num",
-    "-qp", NULL
+static VerbsGetProc CmIdLocalAddr, CmIdRemoteAddr, CmIdQp;
+
+static const VerbsField cmIdCget[] = {
+    VERBS_CGET_PARENT("-channel"),
+    VERBS_CGET_PROC("-context", VerbsCmContext),
+    VERBS_CGET_PROC("-local_addr", CmIdLocalAddr),
+    VERBS_CGET_PROC("-remote_addr", CmIdRemoteAddr),
+    VERBS_CGET_PTR("-port_num", VerbsCmId, id, struct rdma_cm_id, port_num,
+	    VF_UINT, NULL),
+    VERBS_CGET_PROC("-qp", CmIdQp),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
+
+static const VerbsCtor cmIdCtors[] = {
+    {"id", CmIdCmd}, {NULL, NULL}
 };
 
 static const VerbsEnum cmEventNames[] = {
@@ -193,7 +217,7 @@ CmChannelEvent(
 /*
  *----------------------------------------------------------------------
  *
- * CmChannelCget, CmChannelFree, CmIdCget, CmIdFree --
+ * CmChannelFree, CmIdFree, CmIdLocalAddr, CmIdRemoteAddr, CmIdQp --
  *
  *	cget options and destruction (children, the ids, go first; an id
  *	lives until the QP made on it is gone).
@@ -206,17 +230,6 @@ CmChannelEvent(
  *
  *----------------------------------------------------------------------
  */
-
-static int
-CmChannelCget(
-    Tcl_Interp *interp VERBS_UNUSED,
-    VerbsObj *objPtr,
-    int index VERBS_UNUSED,
-    Tcl_Obj **valuePtr)
-{
-    *valuePtr = Tcl_NewIntObj(((VerbsCmChannel *) objPtr)->channel->fd);
-    return TCL_OK;
-}
 
 static void
 CmChannelFree(
@@ -250,34 +263,35 @@ AddrObj(
 }
 
 static int
-CmIdCget(
-    Tcl_Interp *interp,
+CmIdLocalAddr(
+    Tcl_Interp *interp VERBS_UNUSED,
     VerbsObj *objPtr,
-    int index,
+    Tcl_Obj **valuePtr)
+{
+    *valuePtr = AddrObj(rdma_get_local_addr(((VerbsCmId *) objPtr)->id));
+    return TCL_OK;
+}
+
+static int
+CmIdRemoteAddr(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    *valuePtr = AddrObj(rdma_get_peer_addr(((VerbsCmId *) objPtr)->id));
+    return TCL_OK;
+}
+
+static int
+CmIdQp(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
     Tcl_Obj **valuePtr)
 {
     struct rdma_cm_id *id = ((VerbsCmId *) objPtr)->id;
 
-    switch (index) {
-    case 0:
-	*valuePtr = VerbsObjName(objPtr->parent);
-	break;
-    case 1:
-	return VerbsCmContext(interp, objPtr, valuePtr);
-    case 2:
-	*valuePtr = AddrObj(rdma_get_local_addr(id));
-	break;
-    case 3:
-	*valuePtr = AddrObj(rdma_get_peer_addr(id));
-	break;
-    case 4:
-	*valuePtr = Tcl_NewIntObj(id->port_num);
-	break;
-    default:
-	*valuePtr = (id->qp && id->qp->qp_context)
-		? VerbsObjName((VerbsObj *) id->qp->qp_context) : Tcl_NewObj();
-	break;
-    }
+    *valuePtr = (id->qp && id->qp->qp_context)
+	    ? VerbsObjName((VerbsObj *) id->qp->qp_context) : Tcl_NewObj();
     return TCL_OK;
 }
 
@@ -289,13 +303,13 @@ CmIdFree(
 }
 
 const VerbsType verbsCmChannelClass = {
-    "cmchannel", sizeof(VerbsCmChannel), cmChannelMethods, cmChannelOptions,
-    CmChannelCget, CmChannelFree, CmChannelEvent
+    "cmchannel", sizeof(VerbsCmChannel), cmChannelMethods, cmChannelCget,
+    CmChannelFree, CmChannelEvent, "cm", cmChannelCtors
 };
 
 const VerbsType verbsCmIdClass = {
-    "cmid", sizeof(VerbsCmId), cmIdMethods, cmIdOptions, CmIdCget, CmIdFree,
-    NULL
+    "cmid", sizeof(VerbsCmId), cmIdMethods, cmIdCget, CmIdFree, NULL, "cm",
+    cmIdCtors
 };
 
 /*
@@ -386,7 +400,7 @@ VerbsCmForgetContext(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsCmChannelCmd, VerbsCmIdCmd --
+ * CmChannelCmd, CmIdCmd --
  *
  *	verbs::cm channel ?-command NAME?
  *	verbs::cm id CHANNEL ?-ps tcp|udp? ?-command NAME?
@@ -401,23 +415,23 @@ VerbsCmForgetContext(
  *----------------------------------------------------------------------
  */
 
-int
-VerbsCmChannelCmd(
+static int
+CmChannelCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-command", NULL};
-    Tcl_Obj *values[1] = {NULL};
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    VerbsCreateHead args = {NULL, NULL};
     struct rdma_event_channel *channel;
     VerbsCmChannel *ch;
 
-    if ((objc % 2) != 1) {
-	Tcl_WrongNumArgs(interp, 1, objv, "?-command name?");
-	return TCL_ERROR;
-    }
-    if (VerbsParseOptions(interp, objc, objv, 1, options, values) != TCL_OK) {
+    if (VerbsCreateArgs(interp, objc, objv, "", options, &args, NULL)
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
     channel = rdma_create_event_channel();
@@ -428,7 +442,8 @@ VerbsCmChannelCmd(
     ch = (VerbsCmChannel *) VerbsObjNew(&verbsCmChannelClass);
     ch->channel = channel;
     if (VerbsSetNonBlocking(interp, channel->fd) != TCL_OK
-	    || VerbsObjRegister(interp, &ch->obj, NULL, values[0]) != TCL_OK) {
+	    || VerbsObjRegister(interp, &ch->obj, NULL, args.command)
+	    != TCL_OK) {
 	rdma_destroy_event_channel(channel);
 	ckfree(ch);
 	return TCL_ERROR;
@@ -436,36 +451,42 @@ VerbsCmChannelCmd(
     return TCL_OK;
 }
 
-int
-VerbsCmIdCmd(
+static int
+CmIdCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-command", "-ps", NULL};
     static const VerbsEnum spaces[] = {
 	{"tcp", RDMA_PS_TCP}, {"udp", RDMA_PS_UDP}, {"ipoib", RDMA_PS_IPOIB},
 	{NULL, 0}
     };
-    Tcl_Obj *values[2] = {NULL, NULL};
+    typedef struct {
+	VerbsCreateHead head;
+	uint64_t ps;
+    } IdArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(IdArgs, ps, VF_ENUM, spaces, "tcp|udp"),
+	VERBS_FIELD_END
+    };
+    IdArgs args = {{NULL, NULL}, RDMA_PS_TCP};
     VerbsCmChannel *ch;
     struct rdma_cm_id *id;
     VerbsCmId *c;
-    uint64_t ps = RDMA_PS_TCP;
 
-    ch = (VerbsCmChannel *) VerbsCreateArgs(interp, objc, objv, 2,
-	    "channel ?-ps tcp|udp? ?-command name?", options, values,
-	    &verbsCmChannelClass);
-    if (ch == NULL || (values[1] && VerbsGetEnum(interp, spaces, "-ps",
-	    values[1], &ps) != TCL_OK)) {
+    if (VerbsCreateArgs(interp, objc, objv, "channel", options, &args,
+	    &verbsCmChannelClass) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (rdma_create_id(ch->channel, &id, NULL, (enum rdma_port_space) ps)
+    ch = (VerbsCmChannel *) args.head.parent;
+    if (rdma_create_id(ch->channel, &id, NULL,
+	    (enum rdma_port_space) args.ps)
 	    != 0) {
 	return VerbsSysError(interp, "rdma_create_id", &ch->obj, NULL, errno);
     }
-    if (NewCmId(interp, ch, id, values[0], &c) != TCL_OK) {
+    if (NewCmId(interp, ch, id, args.head.command, &c) != TCL_OK) {
 	rdma_destroy_id(id);
 	return TCL_ERROR;
     }
@@ -592,21 +613,20 @@ CmIdBind(
     return TCL_OK;
 }
 
-static int
-GetTimeout(
-    Tcl_Interp *interp,
-    Tcl_Obj *valueObj,
-    int *timeoutPtr)
-{
-    uint64_t t = 2000;
+/*
+ * The -timeout of resolve_addr and resolve_route.
+ */
 
-    if (valueObj && VerbsGetUInt(interp, "-timeout", valueObj, INT32_MAX, &t)
-	    != TCL_OK) {
-	return TCL_ERROR;
-    }
-    *timeoutPtr = (int) t;
-    return TCL_OK;
-}
+typedef struct {
+    Tcl_Obj *src;
+    uint64_t timeout;
+} ResolveArgs;
+
+static const VerbsField resolveOptions[] = {
+    VERBS_OPTION(ResolveArgs, src, VF_TCLOBJ, NULL, "address"),
+    VERBS_OPTION_MAX(ResolveArgs, timeout, INT32_MAX, "ms"),
+    VERBS_FIELD_END
+};
 
 static int
 CmIdResolveAddr(
@@ -615,26 +635,24 @@ CmIdResolveAddr(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-src", "-timeout", NULL};
-    Tcl_Obj *values[2] = {NULL, NULL};
+    ResolveArgs args = {NULL, 2000};
     struct sockaddr_storage dst, src;
-    int timeout;
 
     if ((objc % 2) != 0) {
 	Tcl_WrongNumArgs(interp, 2, objv,
 		"address port ?-src address? ?-timeout ms?");
 	return TCL_ERROR;
     }
-    if (VerbsParseOptions(interp, objc, objv, 4, options, values) != TCL_OK
+    if (VerbsParseOptions(interp, objc, objv, 4, resolveOptions, &args)
+	    != TCL_OK
 	    || GetSockaddr(interp, "address", objv[2], objv[3], &dst)
-	    != TCL_OK || (values[0] && GetSockaddr(interp, "-src", values[0],
-	    NULL, &src) != TCL_OK) || GetTimeout(interp, values[1], &timeout)
-	    != TCL_OK) {
+	    != TCL_OK || (args.src && GetSockaddr(interp, "-src", args.src,
+	    NULL, &src) != TCL_OK)) {
 	return TCL_ERROR;
     }
     if (rdma_resolve_addr(((VerbsCmId *) objPtr)->id,
-	    values[0] ? (struct sockaddr *) &src : NULL,
-	    (struct sockaddr *) &dst, timeout) != 0) {
+	    args.src ? (struct sockaddr *) &src : NULL,
+	    (struct sockaddr *) &dst, (int) args.timeout) != 0) {
 	return VerbsSysError(interp, "rdma_resolve_addr", objPtr, NULL,
 		errno);
     }
@@ -648,19 +666,19 @@ CmIdResolveRoute(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-timeout", NULL};
-    Tcl_Obj *values[1] = {NULL};
-    int timeout;
+    ResolveArgs args = {NULL, 2000};
 
     if (objc == 3) {
 	Tcl_WrongNumArgs(interp, 2, objv, "?-timeout ms?");
 	return TCL_ERROR;
     }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK
-	    || GetTimeout(interp, values[0], &timeout) != TCL_OK) {
+    /* Only -timeout: the row after -src. */
+    if (VerbsParseOptions(interp, objc, objv, 2, resolveOptions + 1, &args)
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (rdma_resolve_route(((VerbsCmId *) objPtr)->id, timeout) != 0) {
+    if (rdma_resolve_route(((VerbsCmId *) objPtr)->id, (int) args.timeout)
+	    != 0) {
 	return VerbsSysError(interp, "rdma_resolve_route", objPtr, NULL,
 		errno);
     }
@@ -689,6 +707,46 @@ CmIdListen(
 /*
  *----------------------------------------------------------------------
  *
+ * GetPrivateData --
+ *
+ *	A -private_data value: at most 255 bytes.
+ *
+ * Results:
+ *	A standard Tcl result; *dataPtr points into the value (NULL when
+ *	there is none).
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+GetPrivateData(
+    Tcl_Interp *interp,
+    Tcl_Obj *valueObj,
+    const void **dataPtr,
+    uint8_t *lenPtr)
+{
+    int n;
+
+    *dataPtr = NULL;
+    *lenPtr = 0;
+    if (valueObj == NULL) {
+	return TCL_OK;
+    }
+    *dataPtr = Tcl_GetByteArrayFromObj(valueObj, &n);
+    if (n > 255) {
+	return VerbsArgError(interp, "-private_data", NULL,
+		"-private_data is %d bytes: at most 255 fit", n);
+    }
+    *lenPtr = (uint8_t) n;
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * GetConnParam --
  *
  *	The options of connect and accept: -private_data BYTES
@@ -711,50 +769,35 @@ GetConnParam(
     Tcl_Obj *const objv[],
     struct rdma_conn_param *param)
 {
-    static const char *const options[] = {
-	"-initiator_depth", "-private_data", "-responder_resources",
-	"-retry_count", "-rnr_retry_count", NULL
+    typedef struct {
+	uint8_t initiator_depth;
+	Tcl_Obj *private_data;
+	uint8_t responder_resources, retry_count, rnr_retry_count;
+    } ConnArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(ConnArgs, initiator_depth, VF_UINT, NULL, "n"),
+	VERBS_OPTION(ConnArgs, private_data, VF_TCLOBJ, NULL, "bytes"),
+	VERBS_OPTION(ConnArgs, responder_resources, VF_UINT, NULL, "n"),
+	VERBS_OPTION(ConnArgs, retry_count, VF_UINT, NULL, "n"),
+	VERBS_OPTION(ConnArgs, rnr_retry_count, VF_UINT, NULL, "n"),
+	VERBS_FIELD_END
     };
-    Tcl_Obj *values[5] = {NULL, NULL, NULL, NULL, NULL};
-    uint8_t *fields[5];
-    uint64_t v;
-    int i, n;
+    ConnArgs args = {1, NULL, 1, 7, 7};
 
     if ((objc % 2) != 0) {
 	Tcl_WrongNumArgs(interp, 2, objv, "?option value ...?");
 	return TCL_ERROR;
     }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK) {
+    if (VerbsParseOptions(interp, objc, objv, 2, options, &args) != TCL_OK) {
 	return TCL_ERROR;
     }
     memset(param, 0, sizeof(*param));
-    param->responder_resources = 1;
-    param->initiator_depth = 1;
-    param->retry_count = 7;
-    param->rnr_retry_count = 7;
-    fields[0] = &param->initiator_depth;
-    fields[1] = NULL;
-    fields[2] = &param->responder_resources;
-    fields[3] = &param->retry_count;
-    fields[4] = &param->rnr_retry_count;
-    for (i = 0; i < 5; i++) {
-	if (values[i] == NULL || fields[i] == NULL) {
-	    continue;
-	}
-	if (VerbsGetUInt(interp, options[i], values[i], 255, &v) != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	*fields[i] = (uint8_t) v;
-    }
-    if (values[1]) {
-	param->private_data = Tcl_GetByteArrayFromObj(values[1], &n);
-	if (n > 255) {
-	    return VerbsArgError(interp, "-private_data", NULL,
-		    "-private_data is %d bytes: at most 255 fit", n);
-	}
-	param->private_data_len = (uint8_t) n;
-    }
-    return TCL_OK;
+    param->responder_resources = args.responder_resources;
+    param->initiator_depth = args.initiator_depth;
+    param->retry_count = args.retry_count;
+    param->rnr_retry_count = args.rnr_retry_count;
+    return GetPrivateData(interp, args.private_data,
+	    &param->private_data, &param->private_data_len);
 }
 
 /*
@@ -827,26 +870,27 @@ CmIdReject(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-private_data", NULL};
-    Tcl_Obj *values[1] = {NULL};
-    const unsigned char *data = NULL;
-    int n = 0;
+    typedef struct {
+	Tcl_Obj *private_data;
+    } RejectArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(RejectArgs, private_data, VF_TCLOBJ, NULL, "bytes"),
+	VERBS_FIELD_END
+    };
+    RejectArgs args = {NULL};
+    const void *data;
+    uint8_t n;
 
     if (objc == 3) {
 	Tcl_WrongNumArgs(interp, 2, objv, "?-private_data bytes?");
 	return TCL_ERROR;
     }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK) {
+    if (VerbsParseOptions(interp, objc, objv, 2, options, &args) != TCL_OK
+	    || GetPrivateData(interp, args.private_data, &data, &n)
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (values[0]) {
-	data = Tcl_GetByteArrayFromObj(values[0], &n);
-	if (n > 255) {
-	    return VerbsArgError(interp, "-private_data", NULL,
-		    "-private_data is %d bytes: at most 255 fit", n);
-	}
-    }
-    if (rdma_reject(((VerbsCmId *) objPtr)->id, data, (uint8_t) n) != 0) {
+    if (rdma_reject(((VerbsCmId *) objPtr)->id, data, n) != 0) {
 	return VerbsSysError(interp, "rdma_reject", objPtr, NULL, errno);
     }
     return TCL_OK;

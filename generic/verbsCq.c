@@ -15,6 +15,7 @@
 #include <time.h>
 
 #define POLL_BATCH 64
+#define NO_WC_FLAGS (~(uint64_t) 0)	/* -wc_flags not given. */
 
 static VerbsMethodProc CqPoll, CqReqNotify, CqWait, ChannelNotify,
 	ChannelWait;
@@ -29,8 +30,21 @@ static const VerbsMethod cqMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const cqOptions[] = {
-    "-cqe", "-handle", "-context", "-channel", "-wc_flags", NULL
+static const VerbsField cqCget[] = {
+    VERBS_CGET_PTR("-cqe", VerbsCq, cq, struct ibv_cq, cqe, VF_INT, NULL),
+    VERBS_CGET_PTR("-handle", VerbsCq, cq, struct ibv_cq, handle, VF_UINT,
+	    NULL),
+    VERBS_CGET_PARENT("-context"),
+    VERBS_CGET("-channel", VerbsCq, channel, VF_OBJ, NULL),
+    VERBS_CGET("-wc_flags", VerbsCq, wcFlags, VF_FLAGS, verbsCqWcFlags),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
+
+static Tcl_ObjCmdProc CqCreateCmd, ChannelCreateCmd;
+
+static const VerbsCtor cqCtors[] = {
+    {"create", CqCreateCmd}, {NULL, NULL}
 };
 
 static const VerbsMethod channelMethods[] = {
@@ -42,45 +56,34 @@ static const VerbsMethod channelMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const channelOptions[] = {"-fd", "-context", NULL};
+static const VerbsField channelCget[] = {
+    VERBS_CGET_PTR("-fd", VerbsChannel, channel, struct ibv_comp_channel, fd,
+	    VF_INT, NULL),
+    VERBS_CGET_PARENT("-context"),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
+
+static const VerbsCtor channelCtors[] = {
+    {"create", ChannelCreateCmd}, {NULL, NULL}
+};
 
 /*
  *----------------------------------------------------------------------
  *
- * CqCget, CqFree --
+ * CqFree --
  *
- *	cget options; destruction once no QP uses the CQ, which then lets
- *	go of its channel.
+ *	Destruction once no QP uses the CQ, which then lets go of its
+ *	channel.
  *
  * Results:
- *	CqCget: TCL_OK with *valuePtr set.
+ *	None.
  *
  * Side effects:
- *	CqFree: ibv_destroy_cq, releases the channel reference.
+ *	ibv_destroy_cq, releases the channel reference.
  *
  *----------------------------------------------------------------------
  */
-
-static int
-CqCget(
-    Tcl_Interp *interp VERBS_UNUSED,
-    VerbsObj *objPtr,
-    int index,
-    Tcl_Obj **valuePtr)
-{
-    VerbsCq *c = (VerbsCq *) objPtr;
-
-    switch (index) {
-    case 0: *valuePtr = Tcl_NewIntObj(c->cq->cqe); break;
-    case 1: *valuePtr = Tcl_NewWideIntObj(c->cq->handle); break;
-    case 2: *valuePtr = VerbsObjName(objPtr->parent); break;
-    case 3:
-	*valuePtr = c->channel ? VerbsObjName(&c->channel->obj) : Tcl_NewObj();
-	break;
-    default: *valuePtr = VerbsFlagsObj(verbsCqWcFlags, c->wcFlags); break;
-    }
-    return TCL_OK;
-}
 
 static void
 CqFree(
@@ -95,13 +98,13 @@ CqFree(
 }
 
 const VerbsType verbsCqClass = {
-    "cq", sizeof(VerbsCq), cqMethods, cqOptions, CqCget, CqFree, NULL
+    "cq", sizeof(VerbsCq), cqMethods, cqCget, CqFree, NULL, NULL, cqCtors
 };
 
 /*
  *----------------------------------------------------------------------
  *
- * VerbsCqCreateCmd --
+ * CqCreateCmd --
  *
  *	verbs::cq create CONTEXT ?-cqe N? ?-channel CHANNEL?
  *		?-comp_vector N? ?-command NAME?
@@ -115,50 +118,45 @@ const VerbsType verbsCqClass = {
  *----------------------------------------------------------------------
  */
 
-int
-VerbsCqCreateCmd(
+static int
+CqCreateCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {
-	"-channel", "-command", "-comp_vector", "-cqe", "-wc_flags", NULL
+    typedef struct {
+	VerbsCreateHead head;
+	VerbsObj *channel;
+	uint64_t comp_vector, cqe, wc_flags;
+    } CqArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(CqArgs, channel, VF_OBJ, &verbsChannelClass, "channel"),
+	VERBS_OPTION_COMMAND,
+	VERBS_OPTION_MAX(CqArgs, comp_vector, INT32_MAX, "n"),
+	VERBS_OPTION_MAX(CqArgs, cqe, INT32_MAX, "entries"),
+	VERBS_OPTION(CqArgs, wc_flags, VF_FLAGS, verbsCqWcFlags, "flags"),
+	VERBS_FIELD_END
     };
-    enum { O_CHANNEL, O_COMMAND, O_COMP_VECTOR, O_CQE, O_WC_FLAGS };
-    Tcl_Obj *values[5] = {NULL, NULL, NULL, NULL, NULL};
-    uint64_t wcFlags = 0;
+    CqArgs args = {{NULL, NULL}, NULL, 0, 16, NO_WC_FLAGS};
     VerbsContext *ctx;
-    VerbsChannel *ch = NULL;
+    VerbsChannel *ch;
     VerbsCq *c;
-    uint64_t cqe = 16, vector = 0;
 
-    ctx = (VerbsContext *) VerbsCreateArgs(interp, objc, objv, 2,
-	    "context ?-cqe entries? ?-channel channel? ?-comp_vector n? "
-	    "?-wc_flags flags? ?-command name?",
-	    options, values, &verbsContextClass);
-    if (ctx == NULL) {
+    if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
+	    &verbsContextClass) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if ((values[O_CQE] && VerbsGetUInt(interp, "-cqe", values[O_CQE],
-	    INT32_MAX, &cqe) != TCL_OK) || (values[O_COMP_VECTOR]
-	    && VerbsGetUInt(interp, "-comp_vector", values[O_COMP_VECTOR],
-	    INT32_MAX, &vector) != TCL_OK) || (values[O_WC_FLAGS]
-	    && VerbsGetFlags(interp, verbsCqWcFlags, "-wc_flags",
-	    values[O_WC_FLAGS], &wcFlags) != TCL_OK)) {
+    ctx = (VerbsContext *) args.head.parent;
+    ch = (VerbsChannel *) args.channel;
+    if (ch && ch->obj.parent != &ctx->obj) {
+	Tcl_Obj *name = VerbsObjName(&ch->obj);
+
+	VerbsArgError(interp, "-channel", name,
+		"-channel \"%s\" is on another device context",
+		Tcl_GetString(name));
+	Tcl_DecrRefCount(name);
 	return TCL_ERROR;
-    }
-    if (values[O_CHANNEL]) {
-	ch = (VerbsChannel *) VerbsObjGet(interp, values[O_CHANNEL],
-		&verbsChannelClass);
-	if (ch == NULL) {
-	    return TCL_ERROR;
-	}
-	if (ch->obj.parent != &ctx->obj) {
-	    return VerbsArgError(interp, "-channel", values[O_CHANNEL],
-		    "-channel \"%s\" is on another device context",
-		    Tcl_GetString(values[O_CHANNEL]));
-	}
     }
 
     /*
@@ -167,15 +165,15 @@ VerbsCqCreateCmd(
      */
 
     c = (VerbsCq *) VerbsObjNew(&verbsCqClass);
-    if (values[O_WC_FLAGS]) {
+    if (args.wc_flags != NO_WC_FLAGS) {
 	struct ibv_cq_init_attr_ex ex;
 
 	memset(&ex, 0, sizeof(ex));
-	ex.cqe = (uint32_t) cqe;
+	ex.cqe = (uint32_t) args.cqe;
 	ex.cq_context = c;
 	ex.channel = ch ? ch->channel : NULL;
-	ex.comp_vector = (uint32_t) vector;
-	ex.wc_flags = wcFlags;
+	ex.comp_vector = (uint32_t) args.comp_vector;
+	ex.wc_flags = args.wc_flags;
 	c->cqx = ibv_create_cq_ex(ctx->ctx, &ex);
 	if (c->cqx == NULL) {
 	    ckfree(c);
@@ -183,16 +181,16 @@ VerbsCqCreateCmd(
 		    errno);
 	}
 	c->cq = ibv_cq_ex_to_cq(c->cqx);
-	c->wcFlags = wcFlags;
+	c->wcFlags = args.wc_flags;
     } else {
-	c->cq = ibv_create_cq(ctx->ctx, (int) cqe, c, ch ? ch->channel : NULL,
-		(int) vector);
+	c->cq = ibv_create_cq(ctx->ctx, (int) args.cqe, c,
+		ch ? ch->channel : NULL, (int) args.comp_vector);
     }
     if (c->cq == NULL) {
 	ckfree(c);
 	return VerbsSysError(interp, "ibv_create_cq", &ctx->obj, NULL, errno);
     }
-    if (VerbsObjRegister(interp, &c->obj, &ctx->obj, values[O_COMMAND])
+    if (VerbsObjRegister(interp, &c->obj, &ctx->obj, args.head.command)
 	    != TCL_OK) {
 	ibv_destroy_cq(c->cq);
 	ckfree(c);
@@ -413,8 +411,9 @@ VerbsWcError(
 	    "%s: work completion %s (wr_id %s, vendor_err %u)",
 	    Tcl_GetString(name), Tcl_GetString(status), Tcl_GetString(id),
 	    wc->vendor_err));
-    Tcl_SetObjErrorCode(interp, Tcl_ObjPrintf("VERBS WC %s %s %u",
-	    Tcl_GetString(status), Tcl_GetString(id), wc->vendor_err));
+    Tcl_SetObjErrorCode(interp, Tcl_NewListObj(5, (Tcl_Obj *[]) {
+	    Tcl_NewStringObj("VERBS", -1), Tcl_NewStringObj("WC", -1),
+	    status, id, Tcl_NewWideIntObj(wc->vendor_err)}));
     Tcl_DecrRefCount(id);
     Tcl_DecrRefCount(status);
     Tcl_DecrRefCount(name);
@@ -498,11 +497,19 @@ CqWait(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-check", "-timeout", NULL};
+    typedef struct {
+	int check, timeout;
+    } WaitArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(WaitArgs, check, VF_BOOL, NULL, "bool"),
+	VERBS_OPTION(WaitArgs, timeout, VF_TIMEOUT, NULL, "ms"),
+	VERBS_FIELD_END
+    };
+    WaitArgs args = {0, 5000};
     VerbsCq *c = (VerbsCq *) objPtr;
-    Tcl_Obj *values[2] = {NULL, NULL}, *list;
+    Tcl_Obj *list;
     uint64_t count;
-    int timeout = 5000, check = 0, got = 0, n;
+    int timeout, check, got = 0, n;
     double deadline;
 
     if ((objc % 2) != 1) {
@@ -510,12 +517,12 @@ CqWait(
 	return TCL_ERROR;
     }
     if (VerbsGetUInt(interp, "count", objv[2], INT32_MAX, &count) != TCL_OK
-	    || VerbsParseOptions(interp, objc, objv, 3, options, values)
-	    != TCL_OK || (values[0] && VerbsGetBoolean(interp, "-check",
-	    values[0], &check) != TCL_OK) || (values[1]
-	    && VerbsGetTimeout(interp, values[1], &timeout) != TCL_OK)) {
+	    || VerbsParseOptions(interp, objc, objv, 3, options, &args)
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
+    timeout = args.timeout;
+    check = args.check;
     list = Tcl_NewObj();
     deadline = NowMs() + (double) timeout;
     while ((uint64_t) got < count) {
@@ -536,8 +543,7 @@ CqWait(
 			"%s (got %d)", timeout, (int) count,
 			Tcl_GetString(name), got));
 		Tcl_DecrRefCount(name);
-		Tcl_SetObjErrorCode(interp, Tcl_ObjPrintf(
-			"VERBS TIMEOUT %d", got));
+		VerbsTimeoutCode(interp, got);
 		Tcl_DecrRefCount(list);
 		return TCL_ERROR;
 	    }
@@ -599,15 +605,15 @@ CqReqNotify(
 /*
  *----------------------------------------------------------------------
  *
- * ChannelCget, ChannelFree, ChannelEvent --
+ * ChannelFree, ChannelEvent --
  *
- *	cget options; destruction once no CQ uses the channel; reading one
+ *	Destruction once no CQ uses the channel; reading one
  *	completion event (the eventProc): the event is the CQ's name (empty
  *	when the CQ's command is gone but a QP keeps it), acknowledged at
  *	once.
  *
  * Results:
- *	ChannelCget, ChannelEvent: a standard Tcl result.
+ *	ChannelEvent: a standard Tcl result.
  *
  * Side effects:
  *	ChannelFree: ibv_destroy_comp_channel.  ChannelEvent: consumes
@@ -615,21 +621,6 @@ CqReqNotify(
  *
  *----------------------------------------------------------------------
  */
-
-static int
-ChannelCget(
-    Tcl_Interp *interp VERBS_UNUSED,
-    VerbsObj *objPtr,
-    int index,
-    Tcl_Obj **valuePtr)
-{
-    if (index == 0) {
-	*valuePtr = Tcl_NewIntObj(((VerbsChannel *) objPtr)->channel->fd);
-    } else {
-	*valuePtr = VerbsObjName(objPtr->parent);
-    }
-    return TCL_OK;
-}
 
 static void
 ChannelFree(
@@ -661,8 +652,8 @@ ChannelEvent(
 }
 
 const VerbsType verbsChannelClass = {
-    "channel", sizeof(VerbsChannel), channelMethods, channelOptions,
-    ChannelCget, ChannelFree, ChannelEvent
+    "channel", sizeof(VerbsChannel), channelMethods, channelCget,
+    ChannelFree, ChannelEvent, NULL, channelCtors
 };
 
 /*
@@ -708,7 +699,7 @@ ChannelWait(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsChannelCreateCmd --
+ * ChannelCreateCmd --
  *
  *	verbs::channel create CONTEXT ?-command NAME?
  *
@@ -721,24 +712,27 @@ ChannelWait(
  *----------------------------------------------------------------------
  */
 
-int
-VerbsChannelCreateCmd(
+static int
+ChannelCreateCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-command", NULL};
-    Tcl_Obj *values[1] = {NULL};
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    VerbsCreateHead args = {NULL, NULL};
     VerbsContext *ctx;
     VerbsChannel *ch;
     struct ibv_comp_channel *channel;
 
-    ctx = (VerbsContext *) VerbsCreateArgs(interp, objc, objv, 2,
-	    "context ?-command name?", options, values, &verbsContextClass);
-    if (ctx == NULL) {
+    if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
+	    &verbsContextClass) != TCL_OK) {
 	return TCL_ERROR;
     }
+    ctx = (VerbsContext *) args.parent;
     channel = ibv_create_comp_channel(ctx->ctx);
     if (channel == NULL) {
 	return VerbsSysError(interp, "ibv_create_comp_channel", &ctx->obj,
@@ -747,7 +741,7 @@ VerbsChannelCreateCmd(
     ch = (VerbsChannel *) VerbsObjNew(&verbsChannelClass);
     ch->channel = channel;
     if (VerbsSetNonBlocking(interp, channel->fd) != TCL_OK
-	    || VerbsObjRegister(interp, &ch->obj, &ctx->obj, values[0])
+	    || VerbsObjRegister(interp, &ch->obj, &ctx->obj, args.command)
 	    != TCL_OK) {
 	ibv_destroy_comp_channel(channel);
 	ckfree(ch);

@@ -27,17 +27,34 @@ static const VerbsMethod contextMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const contextOptions[] = {
-    "-name", "-fd", "-async_fd", "-num_comp_vectors", "-node_type",
-    "-transport_type", NULL
+static VerbsGetProc ContextNodeType, ContextTransportType;
+
+static const VerbsField contextCget[] = {
+    VERBS_CGET("-name", VerbsContext, devName, VF_CSTR, NULL),
+    VERBS_CGET_PTR("-fd", VerbsContext, ctx, struct ibv_context, cmd_fd,
+	    VF_INT, NULL),
+    VERBS_CGET_PTR("-async_fd", VerbsContext, ctx, struct ibv_context,
+	    async_fd, VF_INT, NULL),
+    VERBS_CGET_PTR("-num_comp_vectors", VerbsContext, ctx,
+	    struct ibv_context, num_comp_vectors, VF_INT, NULL),
+    VERBS_CGET_PROC("-node_type", ContextNodeType),
+    VERBS_CGET_PROC("-transport_type", ContextTransportType),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
+
+static Tcl_ObjCmdProc ContextOpenCmd;
+
+static const VerbsCtor contextCtors[] = {
+    {"open", ContextOpenCmd}, {NULL, NULL}
 };
 
 /*
  *----------------------------------------------------------------------
  *
- * ContextCget --
+ * ContextNodeType, ContextTransportType --
  *
- *	The context's cget options.
+ *	The device's node and transport types, as names.
  *
  * Results:
  *	TCL_OK with *valuePtr set.
@@ -49,24 +66,24 @@ static const char *const contextOptions[] = {
  */
 
 static int
-ContextCget(
+ContextNodeType(
     Tcl_Interp *interp VERBS_UNUSED,
     VerbsObj *objPtr,
-    int index,
     Tcl_Obj **valuePtr)
 {
-    VerbsContext *c = (VerbsContext *) objPtr;
+    *valuePtr = VerbsEnumObj(verbsNodeType,
+	    ((VerbsContext *) objPtr)->ctx->device->node_type);
+    return TCL_OK;
+}
 
-    switch (index) {
-    case 0: *valuePtr = Tcl_NewStringObj(c->devName, -1); break;
-    case 1: *valuePtr = Tcl_NewIntObj(c->ctx->cmd_fd); break;
-    case 2: *valuePtr = Tcl_NewIntObj(c->ctx->async_fd); break;
-    case 3: *valuePtr = Tcl_NewIntObj(c->ctx->num_comp_vectors); break;
-    case 4: *valuePtr = VerbsEnumObj(verbsNodeType,
-	    c->ctx->device->node_type); break;
-    default: *valuePtr = VerbsEnumObj(verbsTransportType,
-	    c->ctx->device->transport_type); break;
-    }
+static int
+ContextTransportType(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    *valuePtr = VerbsEnumObj(verbsTransportType,
+	    ((VerbsContext *) objPtr)->ctx->device->transport_type);
     return TCL_OK;
 }
 
@@ -176,8 +193,8 @@ ContextEvent(
 }
 
 const VerbsType verbsContextClass = {
-    "context", sizeof(VerbsContext), contextMethods, contextOptions,
-    ContextCget, ContextFree, ContextEvent
+    "context", sizeof(VerbsContext), contextMethods, contextCget,
+    ContextFree, ContextEvent, NULL, contextCtors
 };
 
 /*
@@ -330,7 +347,7 @@ VerbsContextNew(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsContextOpenCmd --
+ * ContextOpenCmd --
  *
  *	verbs::context open NAME ?-command CMD?
  *
@@ -343,8 +360,8 @@ VerbsContextNew(
  *----------------------------------------------------------------------
  */
 
-int
-VerbsContextOpenCmd(
+static int
+ContextOpenCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
@@ -357,18 +374,17 @@ VerbsContextOpenCmd(
     const char *devName;
     int i, n, err = 0;
 
-    static const char *const options[] = {"-command", NULL};
-    Tcl_Obj *values[1] = {NULL};
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    VerbsCreateHead args = {NULL, NULL};
 
-    if (objc < 2 || (objc % 2) != 0) {
-	Tcl_WrongNumArgs(interp, 1, objv, "device ?-command name?");
-	return TCL_ERROR;
-    }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, values)
+    if (VerbsCreateArgs(interp, objc, objv, "device", options, &args, NULL)
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    nameObj = values[0];
+    nameObj = args.command;
     devName = Tcl_GetString(objv[1]);
     list = ibv_get_device_list(&n);
     if (list == NULL) {

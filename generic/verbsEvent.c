@@ -249,8 +249,12 @@ VerbsWaitEvent(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-timeout", NULL};
-    Tcl_Obj *values[1] = {NULL}, *event;
+    static const VerbsField options[] = {
+	{"-timeout", VF_TIMEOUT, 0, sizeof(int), NULL, 0, 0, 0, 0, "ms",
+		NULL},
+	VERBS_FIELD_END
+    };
+    Tcl_Obj *event;
     int timeout = 5000, left;
     struct timespec start, now;
 
@@ -258,10 +262,8 @@ VerbsWaitEvent(
 	Tcl_WrongNumArgs(interp, 2, objv, "?-timeout ms?");
 	return TCL_ERROR;
     }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, values) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (values[0] && VerbsGetTimeout(interp, values[0], &timeout) != TCL_OK) {
+    if (VerbsParseOptions(interp, objc, objv, 2, options, &timeout)
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -298,6 +300,6 @@ VerbsWaitEvent(
 		Tcl_GetString(name)));
 	Tcl_DecrRefCount(name);
     }
-    Tcl_SetErrorCode(interp, "VERBS", "TIMEOUT", "0", NULL);
+    VerbsTimeoutCode(interp, 0);
     return TCL_ERROR;
 }

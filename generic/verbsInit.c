@@ -10,94 +10,47 @@
 
 #include "verbs.h"
 
-typedef struct EnsembleCmd {
-    const char *name;
-    Tcl_ObjCmdProc *proc;
-} EnsembleCmd;
+#define VERBS_TYPE_ROW(T) &verbs##T##Class,
 
-typedef struct Ensemble {
-    const char *name;		/* ::verbs::NAME */
-    const EnsembleCmd *cmds;
-} Ensemble;
-
-static const EnsembleCmd contextCmds[] = {
-    {"open", VerbsContextOpenCmd}, {NULL, NULL}
-};
-static const EnsembleCmd pdCmds[] = {
-    {"create", VerbsPdCreateCmd}, {NULL, NULL}
-};
-static const EnsembleCmd mrCmds[] = {
-    {"create", VerbsMrCreateCmd}, {NULL, NULL}
-};
-static const EnsembleCmd mwCmds[] = {
-    {"create", VerbsMwCreateCmd}, {NULL, NULL}
-};
-static const EnsembleCmd cqCmds[] = {
-    {"create", VerbsCqCreateCmd}, {NULL, NULL}
-};
-static const EnsembleCmd qpCmds[] = {
-    {"create", VerbsQpCreateCmd}, {NULL, NULL}
-};
-static const EnsembleCmd ahCmds[] = {
-    {"create", VerbsAhCreateCmd}, {NULL, NULL}
-};
-static const EnsembleCmd srqCmds[] = {
-    {"create", VerbsSrqCreateCmd}, {NULL, NULL}
-};
-static const EnsembleCmd cmCmds[] = {
-    {"channel", VerbsCmChannelCmd}, {"id", VerbsCmIdCmd}, {NULL, NULL}
-};
-static const EnsembleCmd channelCmds[] = {
-    {"create", VerbsChannelCreateCmd}, {NULL, NULL}
-};
-
-static const Ensemble ensembles[] = {
-    {"context", contextCmds},
-    {"pd", pdCmds},
-    {"mr", mrCmds},
-    {"mw", mwCmds},
-    {"cq", cqCmds},
-    {"qp", qpCmds},
-    {"ah", ahCmds},
-    {"channel", channelCmds},
-    {"srq", srqCmds},
-    {"cm", cmCmds},
-    {NULL, NULL}
+const VerbsType *const verbsTypes[] = {
+    VERBS_TYPES(VERBS_TYPE_ROW)
+    NULL
 };
 
 /*
  *----------------------------------------------------------------------
  *
- * CreateEnsemble --
+ * AddConstructors --
  *
- *	Make ::verbs::NAME an ensemble over the commands in the namespace
- *	of the same name.
+ *	Put a type's constructors into the namespace of its ensemble,
+ *	::verbs::ENSEMBLE ("create" of verbs::pd, "id" of verbs::cm).
  *
  * Results:
  *	A standard Tcl result.
  *
  * Side effects:
- *	Creates a namespace, its commands and the ensemble command.
+ *	Creates the namespace (when new) and the commands.
  *
  *----------------------------------------------------------------------
  */
 
 static int
-CreateEnsemble(
+AddConstructors(
     Tcl_Interp *interp,
-    const Ensemble *ens)
+    const VerbsType *typePtr)
 {
-    Tcl_Namespace *nsPtr;
-    Tcl_Obj *nsName = Tcl_ObjPrintf("::verbs::%s", ens->name);
-    const EnsembleCmd *c;
+    const char *ens = typePtr->ensemble ? typePtr->ensemble : typePtr->name;
+    Tcl_Obj *nsName = Tcl_ObjPrintf("::verbs::%s", ens);
+    const VerbsCtor *c;
     int result = TCL_ERROR;
 
     Tcl_IncrRefCount(nsName);
-    nsPtr = Tcl_CreateNamespace(interp, Tcl_GetString(nsName), NULL, NULL);
-    if (nsPtr == NULL) {
+    if (Tcl_FindNamespace(interp, Tcl_GetString(nsName), NULL, 0) == NULL
+	    && Tcl_CreateNamespace(interp, Tcl_GetString(nsName), NULL, NULL)
+	    == NULL) {
 	goto done;
     }
-    for (c = ens->cmds; c->name; c++) {
+    for (c = typePtr->ctors; c->name; c++) {
 	Tcl_Obj *cmdName = Tcl_ObjPrintf("%s::%s", Tcl_GetString(nsName),
 		c->name);
 
@@ -105,12 +58,6 @@ CreateEnsemble(
 	Tcl_CreateObjCommand(interp, Tcl_GetString(cmdName), c->proc, NULL,
 		NULL);
 	Tcl_DecrRefCount(cmdName);
-    }
-    /* Unique prefixes work, as they do for object subcommands. */
-    if (Tcl_Export(interp, nsPtr, "*", 0) != TCL_OK
-	    || Tcl_CreateEnsemble(interp, Tcl_GetString(nsName), nsPtr,
-	    TCL_ENSEMBLE_PREFIX) == NULL) {
-	goto done;
     }
     result = TCL_OK;
   done:
@@ -121,9 +68,50 @@ CreateEnsemble(
 /*
  *----------------------------------------------------------------------
  *
+ * MakeEnsemble --
+ *
+ *	Make the namespace NS an ensemble command of the same name over
+ *	all its commands (unique prefixes work, as they do for object
+ *	subcommands), and export it from its parent when asked.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Creates the ensemble command.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MakeEnsemble(
+    Tcl_Interp *interp,
+    const char *ns,
+    Tcl_Namespace *exportFrom)
+{
+    Tcl_Namespace *nsPtr = Tcl_FindNamespace(interp, ns, NULL, 0);
+
+    if (nsPtr == NULL || Tcl_Export(interp, nsPtr, "*", 0) != TCL_OK
+	    || Tcl_CreateEnsemble(interp, ns, nsPtr, TCL_ENSEMBLE_PREFIX)
+	    == NULL) {
+	return TCL_ERROR;
+    }
+    if (exportFrom) {
+	return Tcl_Export(interp, exportFrom, nsPtr->name, 0);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * Verbs_Init --
  *
- *	Package entry point.
+ *	Package entry point.  Every type with constructors gets its
+ *	ensemble (verbs::pd, verbs::cm, ...); they and the plain commands
+ *	are exported from ::verbs, which is itself an ensemble, so
+ *	[verbs pd create ...] and [verbs::pd create ...] are the same.
+ *	Objects live in ::verbs::obj, which exports nothing.
  *
  * Results:
  *	A standard Tcl result.
@@ -138,21 +126,67 @@ VERBS_EXPORT int
 Verbs_Init(
     Tcl_Interp *interp)
 {
-    const Ensemble *ens;
+    static const VerbsCtor plain[] = {
+	{"devices", VerbsDevicesCmd}, {"objects", VerbsObjectsCmd},
+	{NULL, NULL}
+    };
+    const VerbsType *const *t;
+    const VerbsCtor *c;
+    Tcl_Namespace *verbsNs;
 
     if (Tcl_InitStubs(interp, "8.6", 0) == NULL) {
 	return TCL_ERROR;
     }
     VerbsStateInit(interp);
-    for (ens = ensembles; ens->name; ens++) {
-	if (CreateEnsemble(interp, ens) != TCL_OK) {
+    verbsNs = Tcl_CreateNamespace(interp, "::verbs", NULL, NULL);
+    if (verbsNs == NULL || Tcl_CreateNamespace(interp, "::verbs::obj", NULL,
+	    NULL) == NULL) {
+	return TCL_ERROR;
+    }
+    for (t = verbsTypes; *t; t++) {
+	if ((*t)->ctors && AddConstructors(interp, *t) != TCL_OK) {
 	    return TCL_ERROR;
 	}
     }
-    Tcl_CreateObjCommand(interp, "::verbs::devices", VerbsDevicesCmd, NULL,
-	    NULL);
-    Tcl_CreateObjCommand(interp, "::verbs::objects", VerbsObjectsCmd, NULL,
-	    NULL);
+    for (t = verbsTypes; *t; t++) {
+	const char *ens = (*t)->ensemble ? (*t)->ensemble : (*t)->name;
+	Tcl_Obj *nsName;
+	int result;
+
+	if ((*t)->ctors == NULL) {
+	    continue;
+	}
+	nsName = Tcl_ObjPrintf("::verbs::%s", ens);
+	Tcl_IncrRefCount(nsName);
+	result = Tcl_FindCommand(interp, Tcl_GetString(nsName), NULL, 0)
+		? TCL_OK : MakeEnsemble(interp, Tcl_GetString(nsName),
+		verbsNs);
+	Tcl_DecrRefCount(nsName);
+	if (result != TCL_OK) {
+	    return TCL_ERROR;
+	}
+    }
+    for (c = plain; c->name; c++) {
+	Tcl_Obj *cmdName = Tcl_ObjPrintf("::verbs::%s", c->name);
+
+	Tcl_IncrRefCount(cmdName);
+	Tcl_CreateObjCommand(interp, Tcl_GetString(cmdName), c->proc, NULL,
+		NULL);
+	Tcl_DecrRefCount(cmdName);
+	if (Tcl_Export(interp, verbsNs, c->name, 0) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+    }
+
+    /*
+     * The ensemble over ::verbs follows its export list, which the Tcl
+     * part of the package (library/verbs.tcl) extends with its helpers.
+     */
+
+    if (Tcl_CreateEnsemble(interp, "::verbs", verbsNs, TCL_ENSEMBLE_PREFIX)
+	    == NULL) {
+	return TCL_ERROR;
+    }
     return Tcl_PkgProvide(interp, PACKAGE_NAME, PACKAGE_VERSION);
 }
 

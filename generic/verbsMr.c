@@ -28,47 +28,69 @@ static const VerbsMethod mrMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const mrOptions[] = {
-    "-addr", "-length", "-lkey", "-rkey", "-access", "-pd", NULL
+static const VerbsField mrCget[] = {
+    VERBS_CGET("-addr", VerbsMr, buf, VF_UINT, NULL),
+    VERBS_CGET("-length", VerbsMr, length, VF_UINT, NULL),
+    VERBS_CGET_PTR("-lkey", VerbsMr, mr, struct ibv_mr, lkey, VF_UINT, NULL),
+    VERBS_CGET_PTR("-rkey", VerbsMr, mr, struct ibv_mr, rkey, VF_UINT, NULL),
+    VERBS_CGET("-access", VerbsMr, access, VF_FLAGS, verbsAccessFlags),
+    VERBS_CGET_PROC("-pd", VerbsMrPd),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
+
+static Tcl_ObjCmdProc MrCreateCmd, MwCreateCmd;
+
+static const VerbsCtor mrCtors[] = {
+    {"create", MrCreateCmd}, {NULL, NULL}
 };
 
 /*
  *----------------------------------------------------------------------
  *
- * MrCget, MrFree --
+ * VerbsMrPd --
  *
- *	cget options; deregistration and release of the buffer.
+ *	The MR's protection domain: its parent, or its pool's.
  *
  * Results:
- *	MrCget: TCL_OK with *valuePtr set.
+ *	TCL_OK with the pd's name in *valuePtr.
  *
  * Side effects:
- *	MrFree: ibv_dereg_mr, frees the buffer (not if the deregistration
- *	failed).
+ *	None.
  *
  *----------------------------------------------------------------------
  */
 
-static int
-MrCget(
+int
+VerbsMrPd(
     Tcl_Interp *interp VERBS_UNUSED,
     VerbsObj *objPtr,
-    int index,
     Tcl_Obj **valuePtr)
 {
-    VerbsMr *m = (VerbsMr *) objPtr;
+    VerbsObj *p = objPtr->parent;
 
-    switch (index) {
-    case 0: *valuePtr = Tcl_NewWideIntObj((Tcl_WideInt)(uintptr_t) m->buf);
-	break;
-    case 1: *valuePtr = Tcl_NewWideIntObj((Tcl_WideInt) m->length); break;
-    case 2: *valuePtr = Tcl_NewWideIntObj(m->mr->lkey); break;
-    case 3: *valuePtr = Tcl_NewWideIntObj(m->mr->rkey); break;
-    case 4: *valuePtr = VerbsFlagsObj(verbsAccessFlags, m->access); break;
-    default: *valuePtr = VerbsObjName(objPtr->parent); break;
+    while (p->typePtr != &verbsPdClass) {
+	p = p->parent;
     }
+    *valuePtr = VerbsObjName(p);
     return TCL_OK;
 }
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrFree --
+ *
+ *	Deregistration and release of the buffer.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	ibv_dereg_mr, frees the buffer (not if the deregistration failed).
+ *
+ *----------------------------------------------------------------------
+ */
 
 static void
 MrFree(
@@ -87,7 +109,7 @@ MrFree(
 }
 
 const VerbsType verbsMrClass = {
-    "mr", sizeof(VerbsMr), mrMethods, mrOptions, MrCget, MrFree, NULL
+    "mr", sizeof(VerbsMr), mrMethods, mrCget, MrFree, NULL, NULL, mrCtors
 };
 
 /*
@@ -251,7 +273,105 @@ MrFill(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsMrCreateCmd --
+ * VerbsMrNew --
+ *
+ *	Register a zeroed page-aligned buffer of LENGTH bytes, owned by the
+ *	new MR, on the pd p, as an object under parent (the pd, or the
+ *	pool that hands the buffer out).
+ *
+ * Results:
+ *	A standard Tcl result, the object's name; the MR in *mrPtr (when
+ *	not NULL).
+ *
+ * Side effects:
+ *	Allocates and registers memory; creates a command.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsMrNew(
+    Tcl_Interp *interp,
+    VerbsPd *p,
+    VerbsObj *parent,
+    size_t length,
+    int access,
+    Tcl_Obj *nameObj,
+    VerbsMr **mrPtr)
+{
+    VerbsMr *m;
+    void *buf;
+    struct ibv_mr *mr;
+    long page = sysconf(_SC_PAGESIZE);
+    int err;
+
+    err = posix_memalign(&buf, (size_t) page,
+	    (length + page - 1) / page * page);
+    if (err) {
+	return VerbsSysError(interp, "posix_memalign", NULL, NULL, err);
+    }
+    memset(buf, 0, length);
+    mr = ibv_reg_mr(p->pd, buf, length, access);
+    if (mr == NULL) {
+	err = errno;
+	free(buf);
+	return VerbsSysError(interp, "ibv_reg_mr", &p->obj, NULL, err);
+    }
+    m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
+    m->mr = mr;
+    m->buf = buf;
+    m->length = length;
+    m->access = access;
+    if (VerbsObjRegister(interp, &m->obj, parent, nameObj) != TCL_OK) {
+	MrFree(&m->obj);
+	ckfree(m);
+	return TCL_ERROR;
+    }
+    if (mrPtr) {
+	*mrPtr = m;
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsCheckLength --
+ *
+ *	A size option (-length, -count, -size) must be at least 1.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsCheckLength(
+    Tcl_Interp *interp,
+    const char *key,
+    uint64_t value)
+{
+    Tcl_Obj *v;
+
+    if (value > 0) {
+	return TCL_OK;
+    }
+    v = Tcl_NewWideIntObj((Tcl_WideInt) value);
+    Tcl_IncrRefCount(v);
+    VerbsArgError(interp, key, v, "bad %s \"%s\": must be at least 1",
+	    key, Tcl_GetString(v));
+    Tcl_DecrRefCount(v);
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrCreateCmd --
  *
  *	verbs::mr create PD -length N ?-access FLAGS? ?-command NAME?
  *
@@ -264,72 +384,34 @@ MrFill(
  *----------------------------------------------------------------------
  */
 
-int
-VerbsMrCreateCmd(
+static int
+MrCreateCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {
-	"-access", "-command", "-length", NULL
+    typedef struct {
+	VerbsCreateHead head;
+	uint64_t access, length;
+    } MrArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(MrArgs, access, VF_FLAGS, verbsAccessFlags, "flags"),
+	VERBS_OPTION_COMMAND,
+	VERBS_OPTION_REQUIRED(MrArgs, length, VF_UINT, NULL, INT32_MAX,
+		"bytes:the size of the region in bytes"),
+	VERBS_FIELD_END
     };
-    enum { O_ACCESS, O_COMMAND, O_LENGTH };
-    Tcl_Obj *values[3] = {NULL, NULL, NULL};
-    VerbsPd *p;
-    VerbsMr *m;
-    uint64_t length, access = IBV_ACCESS_LOCAL_WRITE;
-    void *buf;
-    struct ibv_mr *mr;
-    long page = sysconf(_SC_PAGESIZE);
-    int err;
+    MrArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, 0};
 
-    p = (VerbsPd *) VerbsCreateArgs(interp, objc, objv, 2,
-	    "pd -length bytes ?-access flags? ?-command name?",
-	    options, values, &verbsPdClass);
-    if (p == NULL) {
+    if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
+	    &verbsPdClass) != TCL_OK
+	    || VerbsCheckLength(interp, "-length", args.length) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (values[O_LENGTH] == NULL) {
-	return VerbsArgError(interp, "-length", NULL,
-		"missing -length: the size of the region in bytes");
-    }
-    if (VerbsGetUInt(interp, "-length", values[O_LENGTH], INT32_MAX,
-	    &length) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (length == 0) {
-	return VerbsArgError(interp, "-length", values[O_LENGTH],
-		"bad -length \"0\": must be at least 1");
-    }
-    if (values[O_ACCESS] && VerbsGetFlags(interp, verbsAccessFlags,
-	    "-access", values[O_ACCESS], &access) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    err = posix_memalign(&buf, (size_t) page,
-	    (length + page - 1) / page * page);
-    if (err) {
-	return VerbsSysError(interp, "posix_memalign", NULL, NULL, err);
-    }
-    memset(buf, 0, length);
-    mr = ibv_reg_mr(p->pd, buf, length, (int) access);
-    if (mr == NULL) {
-	err = errno;
-	free(buf);
-	return VerbsSysError(interp, "ibv_reg_mr", &p->obj, NULL, err);
-    }
-    m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
-    m->mr = mr;
-    m->buf = buf;
-    m->length = length;
-    m->access = (int) access;
-    if (VerbsObjRegister(interp, &m->obj, &p->obj, values[O_COMMAND])
-	    != TCL_OK) {
-	MrFree(&m->obj);
-	ckfree(m);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsMrNew(interp, (VerbsPd *) args.head.parent,
+	    args.head.parent, (size_t) args.length, (int) args.access,
+	    args.head.command, NULL);
 }
 
 /*
@@ -345,48 +427,38 @@ static const VerbsMethod mwMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const mwOptions[] = {
-    "-rkey", "-type", "-handle", "-pd", "-mr", NULL
+static const VerbsField mwCget[] = {
+    VERBS_CGET_PTR("-rkey", VerbsMw, mw, struct ibv_mw, rkey, VF_UINT, NULL),
+    VERBS_CGET_PTR("-mw_type", VerbsMw, mw, struct ibv_mw, type, VF_INT,
+	    NULL),
+    VERBS_CGET_PTR("-handle", VerbsMw, mw, struct ibv_mw, handle, VF_UINT,
+	    NULL),
+    VERBS_CGET_PARENT("-pd"),
+    VERBS_CGET("-mr", VerbsMw, boundMr, VF_OBJ, NULL),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
+
+static const VerbsCtor mwCtors[] = {
+    {"create", MwCreateCmd}, {NULL, NULL}
 };
 
 /*
  *----------------------------------------------------------------------
  *
- * MwCget, MwFree, VerbsMwBound --
+ * MwFree, VerbsMwBound --
  *
- *	cget options; deallocation (which unbinds the window and lets go
- *	of its MR); remembering the MR of a bind.
+ *	Deallocation (which unbinds the window and lets go of its MR);
+ *	remembering the MR of a bind.
  *
  * Results:
- *	MwCget: TCL_OK with *valuePtr set.
+ *	None.
  *
  * Side effects:
  *	MwFree: ibv_dealloc_mw.  VerbsMwBound: moves the MR reference.
  *
  *----------------------------------------------------------------------
  */
-
-static int
-MwCget(
-    Tcl_Interp *interp VERBS_UNUSED,
-    VerbsObj *objPtr,
-    int index,
-    Tcl_Obj **valuePtr)
-{
-    VerbsMw *w = (VerbsMw *) objPtr;
-
-    switch (index) {
-    case 0: *valuePtr = Tcl_NewWideIntObj(w->mw->rkey); break;
-    case 1: *valuePtr = Tcl_NewIntObj(w->mw->type); break;
-    case 2: *valuePtr = Tcl_NewWideIntObj(w->mw->handle); break;
-    case 3: *valuePtr = VerbsObjName(objPtr->parent); break;
-    default:
-	*valuePtr = w->boundMr ? VerbsObjName(&w->boundMr->obj)
-		: Tcl_NewObj();
-	break;
-    }
-    return TCL_OK;
-}
 
 static void
 MwFree(
@@ -413,13 +485,13 @@ VerbsMwBound(
 }
 
 const VerbsType verbsMwClass = {
-    "mw", sizeof(VerbsMw), mwMethods, mwOptions, MwCget, MwFree, NULL
+    "mw", sizeof(VerbsMw), mwMethods, mwCget, MwFree, NULL, NULL, mwCtors
 };
 
 /*
  *----------------------------------------------------------------------
  *
- * VerbsMwCreateCmd --
+ * MwCreateCmd --
  *
  *	verbs::mw create PD ?-type 1|2? ?-command NAME?
  *
@@ -432,36 +504,43 @@ const VerbsType verbsMwClass = {
  *----------------------------------------------------------------------
  */
 
-int
-VerbsMwCreateCmd(
+static int
+MwCreateCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-command", "-type", NULL};
     static const VerbsEnum types[] = {
 	{"1", IBV_MW_TYPE_1}, {"2", IBV_MW_TYPE_2}, {NULL, 0}
     };
-    Tcl_Obj *values[2] = {NULL, NULL};
-    uint64_t type = IBV_MW_TYPE_1;
+    typedef struct {
+	VerbsCreateHead head;
+	uint64_t type;
+    } MwArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(MwArgs, type, VF_ENUM, types, "1|2"),
+	VERBS_FIELD_END
+    };
+    MwArgs args = {{NULL, NULL}, IBV_MW_TYPE_1};
     struct ibv_mw *mw;
     VerbsPd *p;
     VerbsMw *w;
 
-    p = (VerbsPd *) VerbsCreateArgs(interp, objc, objv, 2,
-	    "pd ?-type 1|2? ?-command name?", options, values, &verbsPdClass);
-    if (p == NULL || (values[1] && VerbsGetEnum(interp, types, "-type",
-	    values[1], &type) != TCL_OK)) {
+    if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
+	    &verbsPdClass) != TCL_OK) {
 	return TCL_ERROR;
     }
-    mw = ibv_alloc_mw(p->pd, (enum ibv_mw_type) type);
+    p = (VerbsPd *) args.head.parent;
+    mw = ibv_alloc_mw(p->pd, (enum ibv_mw_type) args.type);
     if (mw == NULL) {
 	return VerbsSysError(interp, "ibv_alloc_mw", &p->obj, NULL, errno);
     }
     w = (VerbsMw *) VerbsObjNew(&verbsMwClass);
     w->mw = mw;
-    if (VerbsObjRegister(interp, &w->obj, &p->obj, values[0]) != TCL_OK) {
+    if (VerbsObjRegister(interp, &w->obj, &p->obj, args.head.command)
+	    != TCL_OK) {
 	ibv_dealloc_mw(mw);
 	ckfree(w);
 	return TCL_ERROR;

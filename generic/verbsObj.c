@@ -130,7 +130,10 @@ VerbsObjNew(
  *
  *	Give a freshly created object its command and its place in the
  *	tree.  nameObj is the name asked for with -command, or NULL for
- *	a generated ::verbs::TYPEn name.
+ *	a generated ::verbs::obj::TYPEn name.  Generated names live in a
+ *	namespace of their own, out of the API's: [namespace import
+ *	::verbs::*] imports no object, and [info commands ::verbs::*]
+ *	lists only the API.
  *
  * Results:
  *	TCL_OK with the fully qualified command name as the result; on
@@ -187,7 +190,7 @@ VerbsObjRegister(
 
 	do {
 	    Tcl_SetHashValue(hPtr, (ClientData) ++n);
-	    name = Tcl_ObjPrintf("::verbs::%s%lu", objPtr->typePtr->name,
+	    name = Tcl_ObjPrintf("::verbs::obj::%s%lu", objPtr->typePtr->name,
 		    (unsigned long) n);
 	    Tcl_IncrRefCount(name);
 	    if (!Tcl_GetCommandInfo(interp, Tcl_GetString(name), &info)) {
@@ -487,90 +490,62 @@ VerbsObjGet(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsParseOptions --
+ * VerbsCreateArgs --
  *
- *	Parse "-option value" pairs from objv[first] on against a NULL ended
- *	option table.  values[i] receives the value of option i (NULL when
- *	absent; the caller clears the array); the last one given wins.
+ *	The common start of every create command: "create PARENT ?FIXED
+ *	...? ?-option value ...?".  fixed is the usage of the words before
+ *	the options ("pd attributes"); its word count says where they
+ *	start.  The options go into the record, which begins with a
+ *	VerbsCreateHead: PARENT is resolved to an object of parentClass
+ *	(when not NULL) into its parent member.  A wrong word count gives
+ *	the usage derived from the option rows.
  *
  * Results:
- *	A standard Tcl result: unknown options and options without a value
- *	are errors.
+ *	A standard Tcl result.
  *
  * Side effects:
- *	Fills values.
+ *	Fills the record.
  *
  *----------------------------------------------------------------------
  */
 
 int
-VerbsParseOptions(
-    Tcl_Interp *interp,
-    int objc,
-    Tcl_Obj *const objv[],
-    int first,
-    const char *const options[],
-    Tcl_Obj *values[])
-{
-    int i, index;
-
-    for (i = first; i < objc; i += 2) {
-	if (Tcl_GetIndexFromObj(interp, objv[i], options, "option", 0,
-		&index) != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	if (i + 1 >= objc) {
-	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
-		    "missing value for option \"%s\"", options[index]));
-	    Tcl_SetErrorCode(interp, "VERBS", "ARG", options[index], "",
-		    NULL);
-	    return TCL_ERROR;
-	}
-	values[index] = objv[i + 1];
-    }
-    return TCL_OK;
-}
-
-/*
- *----------------------------------------------------------------------
- *
- * VerbsCreateArgs --
- *
- *	The common start of every create command: "create PARENT ?FIXED
- *	...? ?-option value ...?".  Checks the word count (nfixed words up
- *	to and including the fixed arguments, then pairs), parses the
- *	options into values and resolves PARENT to an object of
- *	parentClass.
- *
- * Results:
- *	The parent object, or NULL with an error in interp.
- *
- * Side effects:
- *	Fills values.
- *
- *----------------------------------------------------------------------
- */
-
-VerbsObj *
 VerbsCreateArgs(
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[],
-    int nfixed,
-    const char *usage,
-    const char *const options[],
-    Tcl_Obj *values[],
+    const char *fixed,
+    const VerbsField *options,
+    void *record,
     const VerbsType *parentClass)
 {
+    VerbsCreateHead *head = (VerbsCreateHead *) record;
+    int nfixed = 1;
+    const char *p;
+
+    for (p = fixed; *p; p++) {
+	if (*p != ' ' && (p == fixed || p[-1] == ' ')) {
+	    nfixed++;
+	}
+    }
     if (objc < nfixed || (objc - nfixed) % 2 != 0) {
-	Tcl_WrongNumArgs(interp, 1, objv, usage);
-	return NULL;
+	Tcl_Obj *usage = VerbsUsage(fixed, options);
+
+	Tcl_WrongNumArgs(interp, 1, objv, Tcl_GetString(usage));
+	Tcl_DecrRefCount(usage);
+	return TCL_ERROR;
     }
-    if (VerbsParseOptions(interp, objc, objv, nfixed, options, values)
+    if (VerbsParseOptions(interp, objc, objv, nfixed, options, record)
 	    != TCL_OK) {
-	return NULL;
+	return TCL_ERROR;
     }
-    return VerbsObjGet(interp, objv[1], parentClass);
+    if (parentClass) {
+	head->parent = VerbsObjGet(interp, objv[1], parentClass);
+	if (head->parent == NULL) {
+	    return TCL_ERROR;
+	}
+    }
+    return TCL_OK;
 }
 
 /*
@@ -606,10 +581,30 @@ VerbsObjectsCmd(
 	return TCL_ERROR;
     }
     if (objc == 2) {
-	type = Tcl_GetString(objv[1]);
+	const VerbsType *const *t;
+	const char *given = Tcl_GetString(objv[1]);
+	Tcl_Obj *msg;
+
+	for (t = verbsTypes; *t; t++) {
+	    if (strcmp((*t)->name, given) == 0) {
+		type = (*t)->name;
+		break;
+	    }
+	}
+	if (type == NULL) {
+	    msg = Tcl_ObjPrintf("bad type \"%s\": must be", given);
+	    for (t = verbsTypes; *t; t++) {
+		Tcl_AppendPrintfToObj(msg, "%s%s%s", t == verbsTypes ? " "
+			: t[1] ? ", " : ", or ", (*t)->name, "");
+	    }
+	    Tcl_SetObjResult(interp, msg);
+	    Tcl_SetErrorCode(interp, "TCL", "LOOKUP", "INDEX", "type", given,
+		    NULL);
+	    return TCL_ERROR;
+	}
     }
     for (objPtr = statePtr->live; objPtr; objPtr = objPtr->nextLive) {
-	if (type == NULL || strcmp(type, objPtr->typePtr->name) == 0) {
+	if (type == NULL || type == objPtr->typePtr->name) {
 	    /* The live list is newest first: prepend to get oldest first. */
 	    Tcl_ListObjReplace(NULL, list, 0, 0, 1, (Tcl_Obj *[]){
 		    VerbsObjName(objPtr)});
@@ -642,29 +637,27 @@ VerbsCgetMethod(
     int objc,
     Tcl_Obj *const objv[])
 {
-    const VerbsType *typePtr = objPtr->typePtr;
+    const VerbsField *rows = objPtr->typePtr->cget, *f;
     Tcl_Obj *value, *dict;
     int index;
 
     if (objc == 3) {
-	if (Tcl_GetIndexFromObj(interp, objv[2], typePtr->options, "option",
-		0, &index) != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	if (typePtr->cgetProc(interp, objPtr, index, &value) != TCL_OK) {
+	if (Tcl_GetIndexFromObjStruct(interp, objv[2], rows,
+		sizeof(VerbsField), "option", 0, &index) != TCL_OK
+		|| VerbsFieldGet(interp, &rows[index], objPtr, objPtr, &value)
+		!= TCL_OK) {
 	    return TCL_ERROR;
 	}
 	Tcl_SetObjResult(interp, value);
 	return TCL_OK;
     }
     dict = Tcl_NewDictObj();
-    for (index = 0; typePtr->options[index] != NULL; index++) {
-	if (typePtr->cgetProc(interp, objPtr, index, &value) != TCL_OK) {
+    for (f = rows; f->name; f++) {
+	if (VerbsFieldGet(interp, f, objPtr, objPtr, &value) != TCL_OK) {
 	    Tcl_DecrRefCount(dict);
 	    return TCL_ERROR;
 	}
-	Tcl_DictObjPut(NULL, dict, Tcl_NewStringObj(typePtr->options[index],
-		-1), value);
+	Tcl_DictObjPut(NULL, dict, VerbsKeyObj(f->name), value);
     }
     Tcl_SetObjResult(interp, dict);
     return TCL_OK;

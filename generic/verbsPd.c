@@ -17,40 +17,35 @@ static const VerbsMethod pdMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const pdOptions[] = {"-handle", "-context", NULL};
+static const VerbsField pdCget[] = {
+    VERBS_CGET_PTR("-handle", VerbsPd, pd, struct ibv_pd, handle, VF_UINT,
+	    NULL),
+    VERBS_CGET_PARENT("-context"),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
+
+static Tcl_ObjCmdProc PdCreateCmd;
+
+static const VerbsCtor pdCtors[] = {
+    {"create", PdCreateCmd}, {NULL, NULL}
+};
 
 /*
  *----------------------------------------------------------------------
  *
- * PdCget, PdFree --
+ * PdFree --
  *
- *	cget options; destruction of the PD once nothing uses it.
+ *	Destruction of the PD once nothing uses it.
  *
  * Results:
- *	PdCget: TCL_OK with *valuePtr set.
+ *	None.
  *
  * Side effects:
- *	PdFree: ibv_dealloc_pd.
+ *	ibv_dealloc_pd.
  *
  *----------------------------------------------------------------------
  */
-
-static int
-PdCget(
-    Tcl_Interp *interp VERBS_UNUSED,
-    VerbsObj *objPtr,
-    int index,
-    Tcl_Obj **valuePtr)
-{
-    VerbsPd *p = (VerbsPd *) objPtr;
-
-    if (index == 0) {
-	*valuePtr = Tcl_NewWideIntObj(p->pd->handle);
-    } else {
-	*valuePtr = VerbsObjName(objPtr->parent);
-    }
-    return TCL_OK;
-}
 
 static void
 PdFree(
@@ -60,13 +55,13 @@ PdFree(
 }
 
 const VerbsType verbsPdClass = {
-    "pd", sizeof(VerbsPd), pdMethods, pdOptions, PdCget, PdFree, NULL
+    "pd", sizeof(VerbsPd), pdMethods, pdCget, PdFree, NULL, NULL, pdCtors
 };
 
 /*
  *----------------------------------------------------------------------
  *
- * VerbsPdCreateCmd --
+ * PdCreateCmd --
  *
  *	verbs::pd create CONTEXT ?-command NAME?
  *
@@ -79,32 +74,35 @@ const VerbsType verbsPdClass = {
  *----------------------------------------------------------------------
  */
 
-int
-VerbsPdCreateCmd(
+static int
+PdCreateCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
 {
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    VerbsCreateHead args = {NULL, NULL};
     VerbsContext *ctx;
     VerbsPd *p;
     struct ibv_pd *pd;
 
-    static const char *const options[] = {"-command", NULL};
-    Tcl_Obj *values[1] = {NULL};
-
-    ctx = (VerbsContext *) VerbsCreateArgs(interp, objc, objv, 2,
-	    "context ?-command name?", options, values, &verbsContextClass);
-    if (ctx == NULL) {
+    if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
+	    &verbsContextClass) != TCL_OK) {
 	return TCL_ERROR;
     }
+    ctx = (VerbsContext *) args.parent;
     pd = ibv_alloc_pd(ctx->ctx);
     if (pd == NULL) {
 	return VerbsSysError(interp, "ibv_alloc_pd", &ctx->obj, NULL, errno);
     }
     p = (VerbsPd *) VerbsObjNew(&verbsPdClass);
     p->pd = pd;
-    if (VerbsObjRegister(interp, &p->obj, &ctx->obj, values[0]) != TCL_OK) {
+    if (VerbsObjRegister(interp, &p->obj, &ctx->obj, args.command)
+	    != TCL_OK) {
 	ibv_dealloc_pd(pd);
 	ckfree(p);
 	return TCL_ERROR;

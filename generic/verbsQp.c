@@ -38,10 +38,31 @@ static const VerbsMethod qpMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const qpOptions[] = {
-    "-qp_num", "-qp_type", "-state", "-handle", "-pd", "-send_cq",
-    "-recv_cq", "-srq", NULL
+static VerbsGetProc QpState;
+
+static const VerbsField qpCget[] = {
+    VERBS_CGET_PTR("-qp_num", VerbsQp, qp, struct ibv_qp, qp_num, VF_UINT,
+	    NULL),
+    VERBS_CGET_PTR("-qp_type", VerbsQp, qp, struct ibv_qp, qp_type, VF_ENUM,
+	    verbsQpTypes),
+    VERBS_CGET_PROC("-state", QpState),
+    VERBS_CGET_PTR("-handle", VerbsQp, qp, struct ibv_qp, handle, VF_UINT,
+	    NULL),
+    VERBS_CGET_PARENT("-pd"),
+    VERBS_CGET("-send_cq", VerbsQp, sendCq, VF_OBJ, NULL),
+    VERBS_CGET("-recv_cq", VerbsQp, recvCq, VF_OBJ, NULL),
+    VERBS_CGET("-srq", VerbsQp, srq, VF_OBJ, NULL),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
 };
+
+static Tcl_ObjCmdProc QpCreateCmd;
+
+static const VerbsCtor qpCtors[] = {
+    {"create", QpCreateCmd}, {NULL, NULL}
+};
+
+#define NO_SEND_OPS (~(uint64_t) 0)	/* -send_ops not given. */
 
 /*
  * The objects of a bind_mw work request, applied once it is posted.
@@ -58,13 +79,14 @@ typedef struct MwBind {
 /*
  *----------------------------------------------------------------------
  *
- * QpCget, QpFree --
+ * QpState, QpFree --
  *
- *	cget options; destruction of the QP, which then lets go of its
- *	CQs.
+ *	The -state cget option, asked of the device (an error completion
+ *	moves the QP on its own); destruction of the QP, which then lets
+ *	go of its CQs.
  *
  * Results:
- *	QpCget: TCL_OK with *valuePtr set.
+ *	QpState: a standard Tcl result.
  *
  * Side effects:
  *	QpFree: ibv_destroy_qp, releases the CQ and SRQ references.
@@ -73,37 +95,20 @@ typedef struct MwBind {
  */
 
 static int
-QpCget(
+QpState(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
-    int index,
     Tcl_Obj **valuePtr)
 {
-    VerbsQp *q = (VerbsQp *) objPtr;
+    struct ibv_qp_attr attr;
+    struct ibv_qp_init_attr init;
+    int err = ibv_query_qp(((VerbsQp *) objPtr)->qp, &attr, IBV_QP_STATE,
+	    &init);
 
-    switch (index) {
-    case 0: *valuePtr = Tcl_NewWideIntObj(q->qp->qp_num); break;
-    case 1: *valuePtr = VerbsEnumObj(verbsQpTypes, q->qp->qp_type); break;
-    case 2: {
-	/* Ask the device: an error completion moves the QP on its own. */
-	struct ibv_qp_attr attr;
-	struct ibv_qp_init_attr init;
-	int err = ibv_query_qp(q->qp, &attr, IBV_QP_STATE, &init);
-
-	if (err) {
-	    return VerbsSysError(interp, "ibv_query_qp", objPtr, NULL, err);
-	}
-	*valuePtr = VerbsEnumObj(verbsQpState, attr.qp_state);
-	break;
+    if (err) {
+	return VerbsSysError(interp, "ibv_query_qp", objPtr, NULL, err);
     }
-    case 3: *valuePtr = Tcl_NewWideIntObj(q->qp->handle); break;
-    case 4: *valuePtr = VerbsObjName(objPtr->parent); break;
-    case 5: *valuePtr = VerbsObjName(&q->sendCq->obj); break;
-    case 6: *valuePtr = VerbsObjName(&q->recvCq->obj); break;
-    default:
-	*valuePtr = q->srq ? VerbsObjName(&q->srq->obj) : Tcl_NewObj();
-	break;
-    }
+    *valuePtr = VerbsEnumObj(verbsQpState, attr.qp_state);
     return TCL_OK;
 }
 
@@ -128,18 +133,19 @@ QpFree(
 }
 
 const VerbsType verbsQpClass = {
-    "qp", sizeof(VerbsQp), qpMethods, qpOptions, QpCget, QpFree, NULL
+    "qp", sizeof(VerbsQp), qpMethods, qpCget, QpFree, NULL, NULL, qpCtors
 };
 
 /*
  *----------------------------------------------------------------------
  *
- * GetQpCq --
+ * CheckQpRef --
  *
- *	Resolve a CQ option and check it is on the PD's device context.
+ *	A CQ or SRQ given to a new QP must belong where the QP does: a CQ
+ *	to the PD's device context, an SRQ to the PD itself.
  *
  * Results:
- *	The CQ or NULL with an error.
+ *	A standard Tcl result (TCL_OK for a NULL object).
  *
  * Side effects:
  *	None.
@@ -147,28 +153,30 @@ const VerbsType verbsQpClass = {
  *----------------------------------------------------------------------
  */
 
-static VerbsCq *
-GetQpCq(
+static int
+CheckQpRef(
     Tcl_Interp *interp,
-    VerbsPd *p,
     const char *option,
-    Tcl_Obj *nameObj)
+    VerbsObj *objPtr,
+    VerbsObj *owner,
+    const char *where)
 {
-    VerbsCq *c = (VerbsCq *) VerbsObjGet(interp, nameObj, &verbsCqClass);
+    Tcl_Obj *name;
 
-    if (c && c->obj.parent != p->obj.parent) {
-	VerbsArgError(interp, option, nameObj,
-		"%s \"%s\" is on another device context than the pd", option,
-		Tcl_GetString(nameObj));
-	return NULL;
+    if (objPtr == NULL || objPtr->parent == owner) {
+	return TCL_OK;
     }
-    return c;
+    name = VerbsObjName(objPtr);
+    VerbsArgError(interp, option, name, "%s \"%s\" is on another %s",
+	    option, Tcl_GetString(name), where);
+    Tcl_DecrRefCount(name);
+    return TCL_ERROR;
 }
 
 /*
  *----------------------------------------------------------------------
  *
- * VerbsQpCreateCmd --
+ * QpCreateCmd --
  *
  *	verbs::qp create PD -send_cq CQ ?-recv_cq CQ? ?-srq SRQ?
  *		?-type rc|uc|ud?
@@ -183,8 +191,8 @@ GetQpCq(
  *----------------------------------------------------------------------
  */
 
-int
-VerbsQpCreateCmd(
+static int
+QpCreateCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
@@ -219,90 +227,75 @@ VerbsQpCreate(
     Tcl_Obj *const objv[],
     VerbsCmId *cm)
 {
-    static const char *const options[] = {
-	"-cap", "-command", "-recv_cq", "-send_cq", "-send_ops",
-	"-sq_sig_all", "-srq", "-type", NULL
+    typedef struct {
+	VerbsCreateHead head;
+	struct ibv_qp_cap cap;
+	VerbsObj *recv_cq, *send_cq;
+	uint64_t send_ops;
+	int sq_sig_all;
+	VerbsObj *srq;
+	uint64_t type;
+    } QpArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(QpArgs, cap, VF_STRUCT, &verbsQpCapStruct, "dict"),
+	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(QpArgs, recv_cq, VF_OBJ, &verbsCqClass, "cq"),
+	VERBS_OPTION_REQUIRED(QpArgs, send_cq, VF_OBJ, &verbsCqClass, 0,
+		"cq:a qp needs a completion queue"),
+	VERBS_OPTION(QpArgs, send_ops, VF_FLAGS, verbsSendOps, "ops"),
+	VERBS_OPTION(QpArgs, sq_sig_all, VF_BOOL, NULL, "bool"),
+	VERBS_OPTION(QpArgs, srq, VF_OBJ, &verbsSrqClass, "srq"),
+	VERBS_OPTION(QpArgs, type, VF_ENUM, verbsQpTypes, "type"),
+	VERBS_FIELD_END
     };
-    enum {
-	O_CAP, O_COMMAND, O_RECV_CQ, O_SEND_CQ, O_SEND_OPS, O_SQ_SIG_ALL,
-	O_SRQ, O_TYPE
-    };
-    Tcl_Obj *values[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    uint64_t sendOps = 0;
-    VerbsSrq *srq = NULL;
+    QpArgs args;
+    VerbsSrq *srq;
     struct ibv_qp_init_attr init;
     struct ibv_qp *qp;
     VerbsPd *p;
     VerbsCq *sendCq, *recvCq;
     VerbsQp *q;
-    uint64_t type = IBV_QPT_RC;
-    int sigAll = 0;
 
-    p = (VerbsPd *) VerbsCreateArgs(interp, objc, objv, 2,
-	    "pd -send_cq cq ?-recv_cq cq? ?-srq srq? ?-type type? ?-cap dict? "
-	    "?-sq_sig_all bool? ?-send_ops ops? ?-command name?",
-	    options, values, &verbsPdClass);
-    if (p == NULL) {
+    memset(&args, 0, sizeof(args));
+    args.cap.max_send_wr = 16;
+    args.cap.max_recv_wr = 16;
+    args.cap.max_send_sge = 1;
+    args.cap.max_recv_sge = 1;
+    args.send_ops = NO_SEND_OPS;
+    args.type = IBV_QPT_RC;
+    if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
+	    &verbsPdClass) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (values[O_SEND_CQ] == NULL) {
-	return VerbsArgError(interp, "-send_cq", NULL,
-		"missing -send_cq: a qp needs a completion queue");
-    }
-    sendCq = GetQpCq(interp, p, "-send_cq", values[O_SEND_CQ]);
-    if (sendCq == NULL) {
+    p = (VerbsPd *) args.head.parent;
+    sendCq = (VerbsCq *) args.send_cq;
+    recvCq = args.recv_cq ? (VerbsCq *) args.recv_cq : sendCq;
+    srq = (VerbsSrq *) args.srq;
+    if (CheckQpRef(interp, "-send_cq", args.send_cq, p->obj.parent,
+	    "device context than the pd") != TCL_OK
+	    || CheckQpRef(interp, "-recv_cq", args.recv_cq, p->obj.parent,
+	    "device context than the pd") != TCL_OK
+	    || CheckQpRef(interp, "-srq", args.srq, &p->obj, "pd")
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    recvCq = sendCq;
-    if (values[O_RECV_CQ]) {
-	recvCq = GetQpCq(interp, p, "-recv_cq", values[O_RECV_CQ]);
-	if (recvCq == NULL) {
-	    return TCL_ERROR;
-	}
-    }
-    if (values[O_SRQ]) {
-	srq = (VerbsSrq *) VerbsObjGet(interp, values[O_SRQ], &verbsSrqClass);
-	if (srq == NULL) {
-	    return TCL_ERROR;
-	}
-	if (srq->obj.parent != &p->obj) {
-	    return VerbsArgError(interp, "-srq", values[O_SRQ],
-		    "-srq \"%s\" is on another pd", Tcl_GetString(values[O_SRQ]));
-	}
-    }
-    if (values[O_SEND_OPS]) {
-	if (VerbsGetFlags(interp, verbsSendOps, "-send_ops",
-		values[O_SEND_OPS], &sendOps) != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	if (cm) {
-	    return VerbsArgError(interp, "-send_ops", values[O_SEND_OPS],
-		    "-send_ops is not for a qp made on an rdma_cm id");
-	}
-    }
-    if (values[O_TYPE] && VerbsGetEnum(interp, verbsQpTypes, "-type",
-	    values[O_TYPE], &type) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (values[O_SQ_SIG_ALL] && VerbsGetBoolean(interp, "-sq_sig_all",
-	    values[O_SQ_SIG_ALL], &sigAll) != TCL_OK) {
+    if (args.send_ops != NO_SEND_OPS && cm) {
+	Tcl_Obj *ops = VerbsFlagsObj(verbsSendOps, args.send_ops);
+
+	Tcl_IncrRefCount(ops);
+	VerbsArgError(interp, "-send_ops", ops,
+		"-send_ops is not for a qp made on an rdma_cm id");
+	Tcl_DecrRefCount(ops);
 	return TCL_ERROR;
     }
 
     memset(&init, 0, sizeof(init));
     init.send_cq = sendCq->cq;
     init.recv_cq = recvCq->cq;
-    init.qp_type = (enum ibv_qp_type) type;
-    init.sq_sig_all = sigAll;
+    init.qp_type = (enum ibv_qp_type) args.type;
+    init.sq_sig_all = args.sq_sig_all;
     init.srq = srq ? srq->srq : NULL;
-    init.cap.max_send_wr = 16;
-    init.cap.max_recv_wr = 16;
-    init.cap.max_send_sge = 1;
-    init.cap.max_recv_sge = 1;
-    if (values[O_CAP] && VerbsDictToStruct(interp, &verbsQpCapStruct, "-cap",
-	    values[O_CAP], &init.cap, NULL) != TCL_OK) {
-	return TCL_ERROR;
-    }
+    init.cap = args.cap;
     /*
      * The QP's context pointer is its object, so that an async event
      * names the QP it is about.
@@ -317,7 +310,7 @@ VerbsQpCreate(
 		    errno);
 	}
 	qp = cm->id->qp;
-    } else if (values[O_SEND_OPS]) {
+    } else if (args.send_ops != NO_SEND_OPS) {
 	/*
 	 * The extended QP: the same attributes, plus the send operations
 	 * the ibv_wr_* API may use on it ([$qp wr_post]).
@@ -335,7 +328,7 @@ VerbsQpCreate(
 	ex.sq_sig_all = init.sq_sig_all;
 	ex.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 	ex.pd = p->pd;
-	ex.send_ops_flags = sendOps;
+	ex.send_ops_flags = args.send_ops;
 	qp = ibv_create_qp_ex(((VerbsContext *) p->obj.parent)->ctx, &ex);
 	if (qp == NULL) {
 	    ckfree(q);
@@ -343,7 +336,7 @@ VerbsQpCreate(
 		    errno);
 	}
 	q->qpx = ibv_qp_to_qp_ex(qp);
-	q->sendOps = sendOps;
+	q->sendOps = args.send_ops;
     } else {
 	qp = ibv_create_qp(p->pd, &init);
     }
@@ -356,7 +349,7 @@ VerbsQpCreate(
     q->recvCq = recvCq;
     q->qpType = init.qp_type;
     q->portNum = 1;
-    if (VerbsObjRegister(interp, &q->obj, &p->obj, values[O_COMMAND])
+    if (VerbsObjRegister(interp, &q->obj, &p->obj, args.head.command)
 	    != TCL_OK) {
 	if (cm) {
 	    rdma_destroy_qp(cm->id);
@@ -1311,20 +1304,27 @@ VerbsQpBindMw(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-signaled", "-wr_id", NULL};
-    Tcl_Obj *values[2] = {NULL, NULL};
+    typedef struct {
+	int signaled;
+	uint64_t wr_id;
+    } BindArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(BindArgs, signaled, VF_BOOL, NULL, "bool"),
+	VERBS_OPTION(BindArgs, wr_id, VF_UINT, NULL, "n"),
+	VERBS_FIELD_END
+    };
+    BindArgs args = {0, 0};
     struct ibv_mw_bind bind;
     VerbsMw *w;
     VerbsMr *m;
-    uint64_t wrId = 0;
-    int signaled = 0, err;
+    int err;
 
     if ((objc % 2) != 0) {
 	Tcl_WrongNumArgs(interp, 2, objv,
 		"mw bind_info ?-wr_id n? ?-signaled bool?");
 	return TCL_ERROR;
     }
-    if (VerbsParseOptions(interp, objc, objv, 4, options, values) != TCL_OK) {
+    if (VerbsParseOptions(interp, objc, objv, 4, options, &args) != TCL_OK) {
 	return TCL_ERROR;
     }
     w = (VerbsMw *) VerbsObjGet(interp, objv[2], &verbsMwClass);
@@ -1337,14 +1337,11 @@ VerbsQpBindMw(
     }
     memset(&bind, 0, sizeof(bind));
     if (VerbsParseBindInfo(interp, objv[3], &bind.bind_info, &m) != TCL_OK
-	    || VerbsCheckBind(interp, w, m) != TCL_OK
-	    || (values[0] && VerbsGetBoolean(interp, "-signaled", values[0],
-	    &signaled) != TCL_OK) || (values[1] && VerbsGetUInt(interp,
-	    "-wr_id", values[1], UINT64_MAX, &wrId) != TCL_OK)) {
+	    || VerbsCheckBind(interp, w, m) != TCL_OK) {
 	return TCL_ERROR;
     }
-    bind.wr_id = wrId;
-    bind.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+    bind.wr_id = args.wr_id;
+    bind.send_flags = args.signaled ? IBV_SEND_SIGNALED : 0;
     err = ibv_bind_mw(((VerbsQp *) objPtr)->qp, w->mw, &bind);
     if (err) {
 	return VerbsSysError(interp, "ibv_bind_mw", objPtr, NULL, err);

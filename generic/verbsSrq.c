@@ -25,38 +25,35 @@ static const VerbsMethod srqMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static const char *const srqOptions[] = {"-handle", "-pd", NULL};
+static const VerbsField srqCget[] = {
+    VERBS_CGET_PTR("-handle", VerbsSrq, srq, struct ibv_srq, handle, VF_UINT,
+	    NULL),
+    VERBS_CGET_PARENT("-pd"),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
+
+static Tcl_ObjCmdProc SrqCreateCmd;
+
+static const VerbsCtor srqCtors[] = {
+    {"create", SrqCreateCmd}, {NULL, NULL}
+};
 
 /*
  *----------------------------------------------------------------------
  *
- * SrqCget, SrqFree --
+ * SrqFree --
  *
- *	cget options; destruction once no QP uses the SRQ.
+ *	Destruction once no QP uses the SRQ.
  *
  * Results:
- *	SrqCget: TCL_OK with *valuePtr set.
+ *	None.
  *
  * Side effects:
- *	SrqFree: ibv_destroy_srq.
+ *	ibv_destroy_srq.
  *
  *----------------------------------------------------------------------
  */
-
-static int
-SrqCget(
-    Tcl_Interp *interp VERBS_UNUSED,
-    VerbsObj *objPtr,
-    int index,
-    Tcl_Obj **valuePtr)
-{
-    if (index == 0) {
-	*valuePtr = Tcl_NewWideIntObj(((VerbsSrq *) objPtr)->srq->handle);
-    } else {
-	*valuePtr = VerbsObjName(objPtr->parent);
-    }
-    return TCL_OK;
-}
 
 static void
 SrqFree(
@@ -66,13 +63,14 @@ SrqFree(
 }
 
 const VerbsType verbsSrqClass = {
-    "srq", sizeof(VerbsSrq), srqMethods, srqOptions, SrqCget, SrqFree, NULL
+    "srq", sizeof(VerbsSrq), srqMethods, srqCget, SrqFree, NULL, NULL,
+    srqCtors
 };
 
 /*
  *----------------------------------------------------------------------
  *
- * VerbsSrqCreateCmd --
+ * SrqCreateCmd --
  *
  *	verbs::srq create PD ?-max_wr N? ?-max_sge N? ?-srq_limit N?
  *		?-command NAME?
@@ -86,35 +84,34 @@ const VerbsType verbsSrqClass = {
  *----------------------------------------------------------------------
  */
 
-int
-VerbsSrqCreateCmd(
+static int
+SrqCreateCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {
-	"-command", "-max_sge", "-max_wr", "-srq_limit", NULL
+    typedef struct {
+	VerbsCreateHead head;
+	uint32_t max_sge, max_wr, srq_limit;
+    } SrqArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(SrqArgs, max_sge, VF_UINT, NULL, "n"),
+	VERBS_OPTION(SrqArgs, max_wr, VF_UINT, NULL, "n"),
+	VERBS_OPTION(SrqArgs, srq_limit, VF_UINT, NULL, "n"),
+	VERBS_FIELD_END
     };
-    enum { O_COMMAND, O_MAX_SGE, O_MAX_WR, O_SRQ_LIMIT };
-    Tcl_Obj *values[4] = {NULL, NULL, NULL, NULL};
-    uint64_t maxWr = 16, maxSge = 1, limit = 0;
+    SrqArgs args = {{NULL, NULL}, 1, 16, 0};
     struct ibv_srq_init_attr init;
     VerbsPd *p;
     VerbsSrq *s;
 
-    p = (VerbsPd *) VerbsCreateArgs(interp, objc, objv, 2,
-	    "pd ?-max_wr n? ?-max_sge n? ?-srq_limit n? ?-command name?",
-	    options, values, &verbsPdClass);
-    if (p == NULL
-	    || (values[O_MAX_WR] && VerbsGetUInt(interp, "-max_wr",
-	    values[O_MAX_WR], UINT32_MAX, &maxWr) != TCL_OK)
-	    || (values[O_MAX_SGE] && VerbsGetUInt(interp, "-max_sge",
-	    values[O_MAX_SGE], UINT32_MAX, &maxSge) != TCL_OK)
-	    || (values[O_SRQ_LIMIT] && VerbsGetUInt(interp, "-srq_limit",
-	    values[O_SRQ_LIMIT], UINT32_MAX, &limit) != TCL_OK)) {
+    if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
+	    &verbsPdClass) != TCL_OK) {
 	return TCL_ERROR;
     }
+    p = (VerbsPd *) args.head.parent;
 
     /*
      * The SRQ's context pointer is its object, so that an async event
@@ -124,15 +121,15 @@ VerbsSrqCreateCmd(
     s = (VerbsSrq *) VerbsObjNew(&verbsSrqClass);
     memset(&init, 0, sizeof(init));
     init.srq_context = s;
-    init.attr.max_wr = (uint32_t) maxWr;
-    init.attr.max_sge = (uint32_t) maxSge;
-    init.attr.srq_limit = (uint32_t) limit;
+    init.attr.max_wr = args.max_wr;
+    init.attr.max_sge = args.max_sge;
+    init.attr.srq_limit = args.srq_limit;
     s->srq = ibv_create_srq(p->pd, &init);
     if (s->srq == NULL) {
 	ckfree(s);
 	return VerbsSysError(interp, "ibv_create_srq", &p->obj, NULL, errno);
     }
-    if (VerbsObjRegister(interp, &s->obj, &p->obj, values[O_COMMAND])
+    if (VerbsObjRegister(interp, &s->obj, &p->obj, args.head.command)
 	    != TCL_OK) {
 	ibv_destroy_srq(s->srq);
 	ckfree(s);

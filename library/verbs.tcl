@@ -6,8 +6,12 @@
 # Copyright (c) 2026 The verbs authors.
 # See the file "LICENSE" for terms of use and redistribution.
 
+# The C part exports the ensembles (verbs::pd, ...) and verbs::devices and
+# verbs::objects; these are the helpers.  Objects live in ::verbs::obj,
+# which exports nothing: [namespace import ::verbs::*] brings only the API,
+# and the ensemble [verbs] (made by the C part) follows this export list.
 namespace eval ::verbs {
-    namespace export {[a-z]*}
+    namespace export gid_index endpoint connect_qp connect cm_expect
 }
 
 # verbs::Options --
@@ -177,119 +181,4 @@ proc ::verbs::cm_expect {channel event args} {
 	    (status [dict get $ev status])"
     }
     return $ev
-}
-
-# verbs::pool create PD -count N -size S ?-access FLAGS? ?-command NAME? --
-#
-#	A buffer pool: one MR of COUNT slots of SIZE bytes, handed out as
-#	SGEs {MR OFFSET SIZE} that post_send and post_recv take as they are.
-#	The pool is a TclOO object: get, put SGE, free, count, size, mr,
-#	close.  Closing it (or destroying the object) closes its MR, and the
-#	pool goes away with its MR (when its PD or context is closed).
-
-namespace eval ::verbs::pool {
-    namespace export create
-    namespace ensemble create
-}
-
-proc ::verbs::pool::create {pd args} {
-    set opts [::verbs::Options {-count {} -size {} -access local_write
-	-command {}} $args]
-    foreach o {-count -size} {
-	if {![string is entier -strict [dict get $opts $o]]
-		|| [dict get $opts $o] < 1} {
-	    return -code error -errorcode [list VERBS ARG $o [dict get $opts $o]] \
-		"bad $o \"[dict get $opts $o]\": must be a positive integer"
-	}
-    }
-    set name [dict get $opts -command]
-    if {$name eq ""} {
-	return [::verbs::Pool new $pd {*}[dict remove $opts -command]]
-    }
-    if {![string match ::* $name]} {
-	set name [uplevel 1 namespace current]::$name
-	set name ::[string trimleft $name :]
-    }
-    ::verbs::Pool create $name $pd {*}[dict remove $opts -command]
-}
-
-oo::class create ::verbs::Pool {
-    variable mr slotSize slots free
-
-    constructor {pd args} {
-	set slotSize [dict get $args -size]
-	set slots [dict get $args -count]
-	# The MR lives in the object's namespace, out of the way of renames.
-	set mr [::verbs::mr create $pd -length [expr {$slots * $slotSize}] \
-		-access [dict get $args -access] -command [self namespace]::mr]
-	# Free slots as offsets (in no particular order); a dict keeps the
-	# membership test of put cheap.
-	set free [dict create]
-	for {set i 0} {$i < $slots} {incr i} {
-	    dict set free [expr {$i * $slotSize}] 1
-	}
-	trace add command $mr {rename delete} [list [namespace which my] Gone]
-    }
-
-    destructor {
-	if {$mr ne "" && [info commands $mr] ne ""} {
-	    trace remove command $mr {rename delete} \
-		[list [namespace which my] Gone]
-	    $mr close
-	}
-    }
-
-    # A copy would share the MR: refuse.
-    method <cloned> {from} {
-	return -code error -errorcode {VERBS POOL COPY} \
-	    "a pool cannot be copied"
-    }
-
-    # Gone: the MR was renamed (follow it) or closed from outside (its PD
-    # or context went: the pool goes too).
-    method Gone {old new op} {
-	if {$op eq "rename" && $new ne ""} {
-	    set mr [uplevel #0 [list namespace which -command $new]]
-	    return
-	}
-	set mr {}
-	my destroy
-    }
-
-    # get: a free slot as an SGE; an error when all are out.
-    method get {} {
-	if {[dict size $free] == 0} {
-	    return -code error -errorcode {VERBS POOL EMPTY} \
-		"pool [self] has no free buffer (all $slots are out)"
-	}
-	dict for {off -} $free break
-	dict unset free $off
-	list $mr $off $slotSize
-    }
-
-    # put SGE: give a slot back.
-    method put {sge} {
-	lassign $sge m off len
-	if {[llength $sge] != 3 || $m ne $mr || ![string is entier -strict $off]
-		|| ![string is entier -strict $len] || $len != $slotSize
-		|| $off % $slotSize != 0 || $off < 0
-		|| $off >= $slots * $slotSize} {
-	    return -code error -errorcode [list VERBS ARG sge $sge] \
-		"bad sge \"$sge\": not a buffer of pool [self]"
-	}
-	# The offset as get wrote it (0x10, 020 and " 16" are all 16).
-	set off [expr {wide($off)}]
-	if {[dict exists $free $off]} {
-	    return -code error -errorcode [list VERBS ARG sge $sge] \
-		"buffer \"$sge\" of pool [self] is already free"
-	}
-	dict set free $off 1
-	return
-    }
-
-    method free {} {dict size $free}
-    method count {} {return $slots}
-    method size {} {return $slotSize}
-    method mr {} {return $mr}
-    method close {} {my destroy}
 }
