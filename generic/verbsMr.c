@@ -574,65 +574,60 @@ VerbsParseBindInfo(
     struct ibv_mw_bind_info *info,
     VerbsMr **mrPtr)
 {
-    static const char *const keys[] = {
-	"length", "mr", "mw_access_flags", "offset", NULL
+    typedef struct {
+	Tcl_Obj *length;
+	VerbsObj *mr;
+	uint64_t mw_access_flags;
+	Tcl_Obj *offset;
+    } BindArgs;
+    static const VerbsField fields[] = {
+	VERBS_FIELD(BindArgs, length, VF_TCLOBJ, NULL, 0, 0),
+	VERBS_FIELD(BindArgs, mr, VF_OBJ, &verbsMrClass, 0, 0),
+	VERBS_FIELD(BindArgs, mw_access_flags, VF_FLAGS, verbsAccessFlags, 0,
+		0),
+	VERBS_FIELD(BindArgs, offset, VF_TCLOBJ, NULL, 0, 0),
+	VERBS_FIELD_END
     };
-    enum { K_LENGTH, K_MR, K_ACCESS, K_OFFSET };
-    Tcl_Obj *v[4] = {NULL, NULL, NULL, NULL}, *keyObj, *valueObj;
-    Tcl_DictSearch search;
+    static const VerbsStruct bindInfo = {"bind_info key", fields};
+    BindArgs a = {NULL, NULL,
+	    IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ, NULL};
     VerbsMr *m;
     size_t off = 0, len;
-    uint64_t access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
-    int done, idx;
 
-    if (Tcl_DictObjFirst(NULL, dictObj, &search, &keyObj, &valueObj, &done)
+    /*
+     * offset and length are checked against the MR together, once the MR
+     * is known, by VerbsMrRange.
+     */
+
+    if (VerbsDictToStruct(interp, &bindInfo, "bind_info", dictObj, &a, NULL)
 	    != TCL_OK) {
-	return VerbsArgError(interp, "bind_info", dictObj,
-		"bad bind_info \"%s\": must be a dict", Tcl_GetString(dictObj));
-    }
-    for (; !done; Tcl_DictObjNext(&search, &keyObj, &valueObj, &done)) {
-	if (Tcl_GetIndexFromObj(interp, keyObj, keys, "bind_info key",
-		TCL_EXACT, &idx) != TCL_OK) {
-	    Tcl_DictObjDone(&search);
-	    Tcl_SetErrorCode(interp, "VERBS", "ARG", Tcl_GetString(keyObj),
-		    Tcl_GetString(valueObj), NULL);
-	    return TCL_ERROR;
-	}
-	v[idx] = valueObj;
-    }
-    Tcl_DictObjDone(&search);
-    if (v[K_MR] == NULL) {
-	return VerbsArgError(interp, "mr", NULL, "bind_info needs mr");
-    }
-    m = (VerbsMr *) VerbsObjGet(interp, v[K_MR], &verbsMrClass);
-    if (m == NULL) {
 	return TCL_ERROR;
     }
+    if (a.mr == NULL) {
+	return VerbsArgError(interp, "mr", NULL, "bind_info needs mr");
+    }
+    m = (VerbsMr *) a.mr;
     len = m->length;
-    if (v[K_OFFSET] || v[K_LENGTH]) {
+    if (a.offset || a.length) {
 	Tcl_Obj *zero = Tcl_NewIntObj(0);
 	int result;
 
 	Tcl_IncrRefCount(zero);
 	len = 0;
-	result = VerbsMrRange(interp, m, v[K_OFFSET] ? v[K_OFFSET] : zero,
-		v[K_LENGTH], &off, &len);
+	result = VerbsMrRange(interp, m, a.offset ? a.offset : zero,
+		a.length, &off, &len);
 	Tcl_DecrRefCount(zero);
 	if (result != TCL_OK) {
 	    return TCL_ERROR;
 	}
-	if (!v[K_LENGTH]) {
+	if (!a.length) {
 	    len = m->length - off;
 	}
-    }
-    if (v[K_ACCESS] && VerbsGetFlags(interp, verbsAccessFlags,
-	    "mw_access_flags", v[K_ACCESS], &access) != TCL_OK) {
-	return TCL_ERROR;
     }
     info->mr = m->mr;
     info->addr = (uintptr_t) (m->buf + off);
     info->length = len;
-    info->mw_access_flags = (unsigned) access;
+    info->mw_access_flags = (unsigned) a.mw_access_flags;
     *mrPtr = m;
     return TCL_OK;
 }

@@ -647,6 +647,74 @@ InsideSomeMr(
 }
 
 /*
+ * The keys of work request dicts, read into records by VerbsDictToStruct.
+ * The ud, rdma and atomic members of ibv_send_wr share a union, so the
+ * send keys go into a record first and then where the opcode and the QP
+ * type say.
+ */
+
+typedef struct SendWrArgs {
+    VerbsObj *ah;
+    Tcl_Obj *bind_info;
+    uint64_t compare_add;
+    uint32_t imm_data, invalidate_rkey;
+    VerbsObj *mw;
+    uint64_t opcode, remote_addr;
+    uint32_t remote_qkey, remote_qpn, rkey;
+    uint64_t send_flags;
+    Tcl_Obj *sg_list;
+    uint64_t swap, wr_id;
+} SendWrArgs;
+
+#define WR_UD_KEY 1		/* The "mask" of remote_qpn, remote_qkey. */
+#define WR_FIELD(f, kind, table) \
+    VERBS_FIELD(SendWrArgs, f, kind, table, 0, 0)
+
+static const VerbsField sendWrFields[] = {
+    WR_FIELD(ah, VF_OBJ, &verbsAhClass),
+    WR_FIELD(bind_info, VF_TCLOBJ, NULL),
+    WR_FIELD(compare_add, VF_UINT, NULL),
+    WR_FIELD(imm_data, VF_UINT, NULL),
+    WR_FIELD(invalidate_rkey, VF_UINT, NULL),
+    WR_FIELD(mw, VF_OBJ, &verbsMwClass),
+    WR_FIELD(opcode, VF_ENUM, verbsWrOpcode),
+    WR_FIELD(remote_addr, VF_UINT, NULL),
+    VERBS_FIELD(SendWrArgs, remote_qkey, VF_UINT, NULL, WR_UD_KEY, 0),
+    {"remote_qpn", VF_UINT, offsetof(SendWrArgs, remote_qpn),
+	    sizeof(uint32_t), NULL, WR_UD_KEY, 0, 0, 0xffffff, NULL, NULL},
+    WR_FIELD(rkey, VF_UINT, NULL),
+    WR_FIELD(send_flags, VF_FLAGS, verbsSendFlags),
+    WR_FIELD(sg_list, VF_TCLOBJ, NULL),
+    WR_FIELD(swap, VF_UINT, NULL),
+    WR_FIELD(wr_id, VF_UINT, NULL),
+    VERBS_FIELD_END
+};
+
+static const VerbsStruct sendWrStruct = {"send wr key", sendWrFields};
+
+typedef struct RecvWrArgs {
+    Tcl_Obj *sg_list;
+    uint64_t wr_id;
+} RecvWrArgs;
+
+static const VerbsField recvWrFields[] = {
+    VERBS_FIELD(RecvWrArgs, sg_list, VF_TCLOBJ, NULL, 0, 0),
+    VERBS_FIELD(RecvWrArgs, wr_id, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+
+static const VerbsStruct recvWrStruct = {"recv wr key", recvWrFields};
+
+static const VerbsField sgeFields[] = {
+    VERBS_FIELD(struct ibv_sge, addr, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct ibv_sge, length, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct ibv_sge, lkey, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+
+static const VerbsStruct sgeStruct = {"sge key", sgeFields};
+
+/*
  *----------------------------------------------------------------------
  *
  * ParseSgList --
@@ -671,9 +739,8 @@ ParseSgList(
     struct ibv_sge **sgePtr,
     int *numPtr)
 {
-    static const char *const keys[] = {"addr", "length", "lkey", NULL};
     Tcl_Obj **elems, **parts;
-    int n, i, k, nparts;
+    int n, i, nparts;
     struct ibv_sge *sge;
 
     *sgePtr = NULL;
@@ -705,32 +772,19 @@ ParseSgList(
 	    sge[i].length = (uint32_t) len;
 	    sge[i].lkey = m->mr->lkey;
 	} else if (nparts == 6) {
-	    uint64_t v[3] = {0, 0, 0};
+	    struct ibv_sge d = {0, 0, 0};
 
-	    for (k = 0; k < 6; k += 2) {
-		int idx;
-
-		if (Tcl_GetIndexFromObj(interp, parts[k], keys, "sge key",
-			TCL_EXACT, &idx) != TCL_OK) {
-		    Tcl_SetErrorCode(interp, "VERBS", "ARG",
-			    Tcl_GetString(parts[k]),
-			    Tcl_GetString(parts[k + 1]), NULL);
-		    goto error;
-		}
-		if (VerbsGetUInt(interp, keys[idx], parts[k + 1],
-			idx == 0 ? UINT64_MAX : UINT32_MAX, &v[idx]) != TCL_OK) {
-		    goto error;
-		}
+	    if (VerbsDictToStruct(interp, &sgeStruct, "sge", elems[i], &d,
+		    NULL) != TCL_OK) {
+		goto error;
 	    }
-	    if (!InsideSomeMr(interp, v[0], v[1])) {
+	    if (!InsideSomeMr(interp, d.addr, d.length)) {
 		VerbsArgError(interp, "sg_list", elems[i], "bad sge \"%s\": "
 			"no memory region of this interpreter holds that range",
 			Tcl_GetString(elems[i]));
 		goto error;
 	    }
-	    sge[i].addr = v[0];
-	    sge[i].length = (uint32_t) v[1];
-	    sge[i].lkey = (uint32_t) v[2];
+	    sge[i] = d;
 	} else {
 	    VerbsArgError(interp, "sg_list", elems[i],
 		    "bad sge \"%s\": must be {mr offset length} or "
@@ -882,106 +936,37 @@ ParseSendWr(
     struct ibv_send_wr *wr,
     MwBind *bind)
 {
-    static const char *const keys[] = {
-	"ah", "bind_info", "compare_add", "imm_data", "invalidate_rkey",
-	"mw", "opcode", "remote_addr", "remote_qkey", "remote_qpn", "rkey",
-	"send_flags", "sg_list", "swap", "wr_id", NULL
-    };
-    enum {
-	K_AH, K_BIND_INFO, K_COMPARE_ADD, K_IMM_DATA, K_INVALIDATE_RKEY,
-	K_MW, K_OPCODE, K_REMOTE_ADDR, K_REMOTE_QKEY, K_REMOTE_QPN, K_RKEY,
-	K_SEND_FLAGS, K_SG_LIST, K_SWAP, K_WR_ID
-    };
-    Tcl_Obj *bindInfo = NULL;
-    Tcl_DictSearch search;
-    Tcl_Obj *keyObj, *valueObj;
-    int done, idx, result = TCL_ERROR;
-    uint64_t v, remoteAddr = 0, rkey = 0, compareAdd = 0, swap = 0;
-    uint64_t remoteQpn = 0, remoteQkey = VERBS_DEFAULT_QKEY;
-    VerbsAh *ah = NULL;
-    int udKeys = 0;
+    SendWrArgs a;
+    uint64_t given = 0;
+    VerbsAh *ah;
+    int result = TCL_ERROR;
 
     memset(wr, 0, sizeof(*wr));
-    wr->opcode = IBV_WR_SEND;
-    if (Tcl_DictObjFirst(NULL, dictObj, &search, &keyObj, &valueObj,
-	    &done) != TCL_OK) {
-	return VerbsArgError(interp, "wr", dictObj,
-		"bad work request \"%s\": must be a dict",
-		Tcl_GetString(dictObj));
+    memset(&a, 0, sizeof(a));
+    a.opcode = IBV_WR_SEND;
+    a.remote_qkey = VERBS_DEFAULT_QKEY;
+    if (VerbsDictToStruct(interp, &sendWrStruct, "wr", dictObj, &a, &given)
+	    != TCL_OK) {
+	return TCL_ERROR;
     }
-    for (; !done; Tcl_DictObjNext(&search, &keyObj, &valueObj, &done)) {
-	if (Tcl_GetIndexFromObj(interp, keyObj, keys, "send wr key",
-		TCL_EXACT, &idx) != TCL_OK) {
-	    Tcl_SetErrorCode(interp, "VERBS", "ARG", Tcl_GetString(keyObj),
-		    Tcl_GetString(valueObj), NULL);
-	    goto done;
-	}
-	switch (idx) {
-	case K_AH:
-	    ah = (VerbsAh *) VerbsObjGet(interp, valueObj, &verbsAhClass);
-	    if (ah == NULL) {
-		goto done;
-	    }
-	    break;
-	case K_BIND_INFO:
-	    bindInfo = valueObj;
-	    break;
-	case K_MW:
-	    bind->mw = (VerbsMw *) VerbsObjGet(interp, valueObj,
-		    &verbsMwClass);
-	    if (bind->mw == NULL) {
-		goto done;
-	    }
-	    break;
-	case K_OPCODE:
-	    if (VerbsGetEnum(interp, verbsWrOpcode, "opcode", valueObj, &v)
-		    != TCL_OK) {
-		goto done;
-	    }
-	    wr->opcode = (enum ibv_wr_opcode) v;
-	    break;
-	case K_SEND_FLAGS:
-	    if (VerbsGetFlags(interp, verbsSendFlags, "send_flags", valueObj,
-		    &v) != TCL_OK) {
-		goto done;
-	    }
-	    wr->send_flags = (unsigned) v;
-	    break;
-	case K_SG_LIST:
-	    if (wr->sg_list) {
-		ckfree(wr->sg_list);
-	    }
-	    if (ParseSgList(interp, valueObj, &wr->sg_list, &wr->num_sge)
-		    != TCL_OK) {
-		goto done;
-	    }
-	    break;
-	default: {
-	    static const uint64_t max[] = {
-		0, 0, UINT64_MAX, UINT32_MAX, UINT32_MAX, 0, 0, UINT64_MAX,
-		UINT32_MAX, 0xffffff, UINT32_MAX, 0, 0, UINT64_MAX, UINT64_MAX
-	    };
-
-	    if (VerbsGetUInt(interp, keys[idx], valueObj, max[idx], &v)
-		    != TCL_OK) {
-		goto done;
-	    }
-	    switch (idx) {
-	    case K_COMPARE_ADD: compareAdd = v; break;
-	    case K_IMM_DATA: wr->imm_data = htonl((uint32_t) v); break;
-	    case K_INVALIDATE_RKEY: wr->invalidate_rkey = (uint32_t) v; break;
-	    case K_REMOTE_ADDR: remoteAddr = v; break;
-	    case K_REMOTE_QKEY: remoteQkey = v; udKeys = 1; break;
-	    case K_REMOTE_QPN: remoteQpn = v; udKeys = 1; break;
-	    case K_RKEY: rkey = v; break;
-	    case K_SWAP: swap = v; break;
-	    case K_WR_ID: wr->wr_id = v; break;
-	    }
-	}
-	}
+    ah = (VerbsAh *) a.ah;
+    bind->mw = (VerbsMw *) a.mw;
+    wr->wr_id = a.wr_id;
+    wr->opcode = (enum ibv_wr_opcode) a.opcode;
+    wr->send_flags = (unsigned) a.send_flags;
+    /* imm_data and invalidate_rkey share a union too. */
+    if (wr->opcode == IBV_WR_LOCAL_INV || wr->opcode == IBV_WR_SEND_WITH_INV) {
+	wr->invalidate_rkey = a.invalidate_rkey;
+    } else {
+	wr->imm_data = htonl(a.imm_data);
+    }
+    if (a.sg_list && ParseSgList(interp, a.sg_list, &wr->sg_list,
+	    &wr->num_sge) != TCL_OK) {
+	return TCL_ERROR;
     }
 
-    if (VerbsCheckSendWr(interp, q, wr->opcode, ah, udKeys) != TCL_OK) {
+    if (VerbsCheckSendWr(interp, q, wr->opcode, ah, (given & WR_UD_KEY) != 0)
+	    != TCL_OK) {
 	goto done;
     }
 
@@ -995,7 +980,7 @@ ParseSendWr(
 	goto done;
     }
     if (wr->opcode == IBV_WR_BIND_MW) {
-	if (bind->mw == NULL || bindInfo == NULL) {
+	if (bind->mw == NULL || a.bind_info == NULL) {
 	    VerbsArgError(interp, "mw", NULL,
 		    "opcode bind_mw needs mw and bind_info");
 	    goto done;
@@ -1005,7 +990,7 @@ ParseSendWr(
 		    "type 2 windows: bind a type 1 window with $qp bind_mw");
 	    goto done;
 	}
-	if (VerbsParseBindInfo(interp, bindInfo, &wr->bind_mw.bind_info,
+	if (VerbsParseBindInfo(interp, a.bind_info, &wr->bind_mw.bind_info,
 		&bind->mr) != TCL_OK
 		|| VerbsCheckBind(interp, bind->mw, bind->mr) != TCL_OK) {
 	    goto done;
@@ -1014,21 +999,20 @@ ParseSendWr(
 	wr->bind_mw.rkey = ibv_inc_rkey(bind->mw->mw->rkey);
     } else if (q->qpType == IBV_QPT_UD) {
 	wr->wr.ud.ah = ah->ah;
-	wr->wr.ud.remote_qpn = (uint32_t) remoteQpn;
-	wr->wr.ud.remote_qkey = (uint32_t) remoteQkey;
+	wr->wr.ud.remote_qpn = a.remote_qpn;
+	wr->wr.ud.remote_qkey = a.remote_qkey;
     } else if (wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP
 	    || wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
-	wr->wr.atomic.remote_addr = remoteAddr;
-	wr->wr.atomic.rkey = (uint32_t) rkey;
-	wr->wr.atomic.compare_add = compareAdd;
-	wr->wr.atomic.swap = swap;
+	wr->wr.atomic.remote_addr = a.remote_addr;
+	wr->wr.atomic.rkey = a.rkey;
+	wr->wr.atomic.compare_add = a.compare_add;
+	wr->wr.atomic.swap = a.swap;
     } else {
-	wr->wr.rdma.remote_addr = remoteAddr;
-	wr->wr.rdma.rkey = (uint32_t) rkey;
+	wr->wr.rdma.remote_addr = a.remote_addr;
+	wr->wr.rdma.rkey = a.rkey;
     }
     result = TCL_OK;
   done:
-    Tcl_DictObjDone(&search);
     return result;
 }
 
@@ -1038,46 +1022,18 @@ ParseRecvWr(
     Tcl_Obj *dictObj,
     struct ibv_recv_wr *wr)
 {
-    static const char *const keys[] = {"sg_list", "wr_id", NULL};
-    Tcl_DictSearch search;
-    Tcl_Obj *keyObj, *valueObj;
-    int done, idx, result = TCL_ERROR;
-    uint64_t v;
+    RecvWrArgs a = {NULL, 0};
 
     memset(wr, 0, sizeof(*wr));
-    if (Tcl_DictObjFirst(NULL, dictObj, &search, &keyObj, &valueObj,
-	    &done) != TCL_OK) {
-	return VerbsArgError(interp, "wr", dictObj,
-		"bad work request \"%s\": must be a dict",
-		Tcl_GetString(dictObj));
+    if (VerbsDictToStruct(interp, &recvWrStruct, "wr", dictObj, &a, NULL)
+	    != TCL_OK) {
+	return TCL_ERROR;
     }
-    for (; !done; Tcl_DictObjNext(&search, &keyObj, &valueObj, &done)) {
-	if (Tcl_GetIndexFromObj(interp, keyObj, keys, "recv wr key",
-		TCL_EXACT, &idx) != TCL_OK) {
-	    Tcl_SetErrorCode(interp, "VERBS", "ARG", Tcl_GetString(keyObj),
-		    Tcl_GetString(valueObj), NULL);
-	    goto done;
-	}
-	if (idx == 0) {
-	    if (wr->sg_list) {
-		ckfree(wr->sg_list);
-	    }
-	    if (ParseSgList(interp, valueObj, &wr->sg_list, &wr->num_sge)
-		    != TCL_OK) {
-		goto done;
-	    }
-	} else {
-	    if (VerbsGetUInt(interp, "wr_id", valueObj, UINT64_MAX, &v)
-		    != TCL_OK) {
-		goto done;
-	    }
-	    wr->wr_id = v;
-	}
+    wr->wr_id = a.wr_id;
+    if (a.sg_list) {
+	return ParseSgList(interp, a.sg_list, &wr->sg_list, &wr->num_sge);
     }
-    result = TCL_OK;
-  done:
-    Tcl_DictObjDone(&search);
-    return result;
+    return TCL_OK;
 }
 
 /*
