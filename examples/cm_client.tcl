@@ -29,6 +29,10 @@
 #	rdma_client prints its own; exit status 0 on success, 1 with a
 #	message on stderr otherwise.
 #
+#	The script is executable: "#!/usr/bin/env tclsh" runs the tclsh on
+#	PATH, which finds verbs where it is installed, or in a build tree
+#	with TCLLIBPATH=BUILDDIR (as "make shell" sets it).
+#
 # Copyright (c) 2026 The verbs authors.
 # See the file "LICENSE" for terms of use and redistribution.
 

@@ -26,8 +26,15 @@
 #	                  without limit, as rdma_server does)
 #
 #	Prints "cm_server: start" and "cm_server: end 0" on success, as
-#	rdma_server prints its own; exit status 0 on success, 1 with a
+#	rdma_server prints its own, and in between, once rdma_listen has
+#	returned, "listening on ADDRESS port PORT" (the address and port
+#	the listening id is bound to; -p 0 lets the system choose): start
+#	the client after that line.  Exit status 0 on success, 1 with a
 #	message on stderr otherwise.
+#
+#	The script is executable: "#!/usr/bin/env tclsh" runs the tclsh on
+#	PATH, which finds verbs where it is installed, or in a build tree
+#	with TCLLIBPATH=BUILDDIR (as "make shell" sets it).
 #
 # Copyright (c) 2026 The verbs authors.
 # See the file "LICENSE" for terms of use and redistribution.
@@ -140,6 +147,9 @@ proc ::cms::run {} {
     if {[catch {$listenId listen} err]} {
 	return -code error "rdma_listen: $err"
     }
+    lassign [$listenId cget -local_addr] addr port
+    puts "listening on $addr port $port"
+    flush stdout
 
     # One connect request.  The new id comes with the device it arrived
     # on, and the queue pair, CQs and buffer go on that device.

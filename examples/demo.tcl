@@ -6,6 +6,10 @@
 #	moving real bytes.  DEVICE defaults to $env(VERBS_DEVICE) or the
 #	first device; the second QP lives on DEVICE2 ($env(VERBS_DEVICE2))
 #	when there is one, else on the same device.
+#
+#	The script is executable: "#!/usr/bin/env tclsh" runs the tclsh on
+#	PATH, which finds verbs where it is installed, or in a build tree
+#	with TCLLIBPATH=BUILDDIR (as "make shell" sets it).
 
 package require verbs
 

@@ -7,7 +7,16 @@
 #	52-byte message, "LLLL:QQQQQQ:PPPPPP:" (LID, QP number and starting
 #	PSN in hex) and the GID as 32 hex digits, padded with NULs; the
 #	server reads it, gets ready and answers with its own; the client
-#	ends with "done" and its NUL (5 bytes).
+#	ends with "done" and its NUL (5 bytes).  Once its TCP socket
+#	listens, the server prints one line on stdout,
+#
+#	    listening on ADDRESS port PORT
+#
+#	(ADDRESS as the socket is bound, 0.0.0.0 for every address; PORT
+#	the one it got, which -p 0 leaves to the system), so that whoever
+#	drives it (an Expect script, the tests) starts the client then.
+#
+#	This file is sourced, not run: it is not executable.
 #
 #	What differs stays in the scripts, which define in ::pp: usage
 #	?CHAN?; the option variables opt (the defaults), short and long (the
@@ -242,7 +251,8 @@ proc ::pp::readExactly {sock n} {
 #	the server's 52 and answers "done" with its NUL (5 bytes).  The
 #	server accepts one connection, reads the client's message, makes
 #	its QP ready with connectQp (so that it is ready before the client
-#	can send), then writes its own message and reads the "done".  Each
+#	can send), then writes its own message and reads the "done"; it
+#	prints the listen line as soon as its socket listens.  Each
 #	returns the peer's endpoint dict.
 
 proc ::pp::clientExchange {} {
@@ -290,6 +300,9 @@ proc ::pp::serverExchange {} {
     }}} $port} listener]} {
 	die "Couldn't listen to port $port"
     }
+    lassign [fconfigure $listener -sockname] addr - port
+    puts "listening on $addr port $port"
+    flush stdout
     vwait ::pp::conn
     close $listener
     set sock $conn

@@ -23,6 +23,14 @@
 #	    -e, --events           sleep on completion events instead of polling
 #	    -g, --gid-idx=N        local GID index; needed on RoCE (none)
 #
+#	A server prints "listening on ADDRESS port PORT" on stdout once its
+#	TCP socket listens (0.0.0.0: every address; the port it got, so
+#	that -p 0 works too): start the client after that line.
+#
+#	The script is executable: "#!/usr/bin/env tclsh" runs the tclsh on
+#	PATH, which finds verbs where it is installed, or in a build tree
+#	with TCLLIBPATH=BUILDDIR (as "make shell" sets it).
+#
 #	Exit status 0 on success; 1 with a message on stderr otherwise.
 #
 # Copyright (c) 2026 The verbs authors.
