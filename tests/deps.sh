@@ -1,15 +1,17 @@
 #!/bin/sh
 # deps.sh ?build|vm|all? --
 #
-# Installs the Debian packages the build (build) and the Soft-RoCE VM
-# harness (vm) need, when they are missing.  Does nothing when all are
-# present; needs root (or sudo) otherwise.
+# Installs the Debian packages the build and the host's test run (build)
+# and the Soft-RoCE VM harness and the tests in it (vm) need, when they
+# are missing.  tcl-expect drives the examples and the C tools they talk
+# to (tests/expect.tcl); rdmacm-utils has rdma_server and rdma_client.
+# Does nothing when all are present; needs root (or sudo) otherwise.
 set -eu
 
 build="gcc make pkg-config tcl8.6 tcl8.6-dev libibverbs-dev librdmacm-dev
-       rdma-core ibverbs-providers"
+       rdma-core ibverbs-providers tcl-expect"
 vm="qemu-system-x86 busybox-static iproute2 kmod cpio xz-utils gzip
-    rdma-core ibverbs-providers ibverbs-utils"
+    rdma-core ibverbs-providers ibverbs-utils rdmacm-utils tcl-expect"
 
 case ${1:-all} in
 build) want=$build ;;
