@@ -10,6 +10,9 @@
 #	rxe        the device is Soft-RoCE
 #	nodevice   no RDMA device at all (no-device behaviour)
 #	vm         running in the Soft-RoCE VM of tests/vm
+#
+#	tests/expect.tcl, which the examples' tests source, adds:
+#	expect     Expect (tcl-expect) loads
 
 package require tcltest 2.5
 unset -nocomplain ::env(LD_PRELOAD)	;# see all.tcl
