@@ -115,7 +115,12 @@ proc ::ex::expectListening {name {seconds 20}} {
 	} eof {
 	    Take $id($name) $expect_out(buffer) 1
 	    set why "ended without it"
-	} timeout {}
+	} timeout {
+	    # What it did print, for the message.
+	    expect -i $id($name) -timeout 0 -re .+ {
+		Take $id($name) $expect_out(buffer)
+	    }
+	}
     return -code error "$name: no listen line ($why); its output:\n[Output $name]"
 }
 
