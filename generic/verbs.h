@@ -120,7 +120,7 @@ struct VerbsState {
     Tcl_HashTable borrowed;	/* struct ibv_context * of librdmacm ->
 				 * its context object (verbsCm.c). */
     Tcl_HashTable counters;	/* VerbsType * -> last number used in a
-				 * generated ::verbs::TYPEn name. */
+				 * generated ::verbs::obj::TYPEn name. */
 };
 
 /*
@@ -272,9 +272,12 @@ enum VerbsFieldKind {
     VF_BOOL,			/* int, as a Tcl boolean. */
     VF_OBJ,			/* VerbsObj * of the type in table, by
 				 * name; "" when NULL. */
-    VF_TCLOBJ,			/* Tcl_Obj *, taken as it is (input only;
-				 * not reference counted: the words of the
-				 * command outlive the parse). */
+    VF_TCLOBJ,			/* Tcl_Obj *, taken as it is, not reference
+				 * counted: valid while the command's words
+				 * (or the dict it came from) are, so it is
+				 * read before the command returns and no
+				 * conversion in between may change that
+				 * dict. */
     VF_TIMEOUT,			/* int milliseconds, -1 for no limit. */
     VF_CSTR,			/* char *, read-only. */
     VF_PARENT,			/* The object's parent (cget only). */
@@ -492,6 +495,7 @@ MODULE_SCOPE int	VerbsMrNew(Tcl_Interp *interp, VerbsPd *p,
 			    VerbsObj *parent, size_t length, int access,
 			    Tcl_Obj *nameObj, VerbsMr **mrPtr);
 MODULE_SCOPE VerbsGetProc VerbsMrPd;
+MODULE_SCOPE VerbsPd *	VerbsMrPdOf(VerbsMr *m);
 MODULE_SCOPE int	VerbsCheckLength(Tcl_Interp *interp, const char *key,
 			    uint64_t value);
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,

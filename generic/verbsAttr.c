@@ -984,15 +984,15 @@ VerbsGetGid(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsStructToDict --
+ * LoadUInt, StoreUInt --
  *
- *	Turn a C struct into a dict with every field of its table.
+ *	Read and write an unsigned member of 1, 2, 4 or 8 bytes.
  *
  * Results:
- *	A new dict Tcl_Obj.
+ *	LoadUInt: the value.
  *
  * Side effects:
- *	None.
+ *	StoreUInt: writes the member.
  *
  *----------------------------------------------------------------------
  */
@@ -1088,7 +1088,8 @@ VerbsKeyObj(
  *	(VF_DEREF), or what the row computes.
  *
  * Results:
- *	A standard Tcl result, the value in *valuePtr (a new object).
+ *	A standard Tcl result, the value in *valuePtr: a new object, or for
+ *	VF_TCLOBJ the one stored.
  *
  * Side effects:
  *	A VF_PROC row may ask the device.
@@ -1371,9 +1372,10 @@ VerbsDictToStruct(
  * VerbsParseOptions --
  *
  *	Parse "-option value" pairs from objv[first] on into the record
- *	struct the option rows describe (unique prefixes are accepted; the
- *	last one given wins).  Members of options not given keep what the
- *	caller put there, its defaults.
+ *	struct the option rows describe (unique prefixes are accepted; an
+ *	option given twice is applied twice: the last value wins, and the
+ *	dicts of a VF_STRUCT option merge).  Members of options not given
+ *	keep what the caller put there, its defaults.
  *
  * Results:
  *	A standard Tcl result: unknown options, options without a value,

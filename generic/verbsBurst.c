@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#define NO_QKEY (~(uint64_t) 0)	/* -remote_qkey not given. */
+#define NO_QKEY (~(uint64_t) 0)	/* -remote_qkey, -remote_qpn not given. */
 #define MAX_BATCH 256		/* Work requests chained per post. */
 #define POLL_BATCH 32
 
@@ -296,8 +296,8 @@ VerbsQpSendBurst(
 	VerbsObj *peer;
 	Tcl_Obj *peer_sge;
 	uint64_t remote_addr;
-	uint64_t remote_qkey;
-	uint32_t remote_qpn, rkey;
+	uint64_t remote_qkey, remote_qpn;
+	uint32_t rkey;
 	Tcl_Obj *sge, *signal;
 	int timeout;
     } BurstArgs;
@@ -339,6 +339,7 @@ VerbsQpSendBurst(
     memset(&a, 0, sizeof(a));
     a.opcode = IBV_WR_SEND;
     a.remote_qkey = NO_QKEY;
+    a.remote_qpn = NO_QKEY;
     a.timeout = 5000;
     if ((objc % 2) != 0) {
 	Tcl_WrongNumArgs(interp, 2, objv, "-count n -sge {mr offset length} "
@@ -357,7 +358,7 @@ VerbsQpSendBurst(
     remoteAddr = a.remote_addr;
     rkey = a.rkey;
     imm = a.imm_data;
-    remoteQpn = a.remote_qpn;
+    remoteQpn = a.remote_qpn == NO_QKEY ? 0 : a.remote_qpn;
     remoteQkey = a.remote_qkey == NO_QKEY ? VERBS_DEFAULT_QKEY
 	    : a.remote_qkey;
     timeout = a.timeout;
@@ -420,7 +421,7 @@ VerbsQpSendBurst(
 	goto done;
     }
     if (VerbsCheckSendWr(interp, q, (enum ibv_wr_opcode) opcode, ah,
-	    remoteQpn || a.remote_qkey != NO_QKEY) != TCL_OK) {
+	    a.remote_qpn != NO_QKEY || a.remote_qkey != NO_QKEY) != TCL_OK) {
 	goto done;
     }
     if (a.peer) {

@@ -48,12 +48,14 @@ static const VerbsCtor mrCtors[] = {
 /*
  *----------------------------------------------------------------------
  *
- * VerbsMrPd --
+ * VerbsMrPdOf, VerbsMrPd --
  *
- *	The MR's protection domain: its parent, or its pool's.
+ *	The MR's protection domain: its parent, or its pool's; VerbsMrPd
+ *	is the -pd cget option.
  *
  * Results:
- *	TCL_OK with the pd's name in *valuePtr.
+ *	VerbsMrPdOf: the pd.  VerbsMrPd: TCL_OK with its name in
+ *	*valuePtr.
  *
  * Side effects:
  *	None.
@@ -61,18 +63,25 @@ static const VerbsCtor mrCtors[] = {
  *----------------------------------------------------------------------
  */
 
+VerbsPd *
+VerbsMrPdOf(
+    VerbsMr *m)
+{
+    VerbsObj *p = m->obj.parent;
+
+    while (p->typePtr != &verbsPdClass) {
+	p = p->parent;
+    }
+    return (VerbsPd *) p;
+}
+
 int
 VerbsMrPd(
     Tcl_Interp *interp VERBS_UNUSED,
     VerbsObj *objPtr,
     Tcl_Obj **valuePtr)
 {
-    VerbsObj *p = objPtr->parent;
-
-    while (p->typePtr != &verbsPdClass) {
-	p = p->parent;
-    }
-    *valuePtr = VerbsObjName(p);
+    *valuePtr = VerbsObjName(&VerbsMrPdOf((VerbsMr *) objPtr)->obj);
     return TCL_OK;
 }
 
@@ -656,7 +665,7 @@ VerbsCheckBind(
 {
     Tcl_Obj *name;
 
-    if (m->obj.parent == w->obj.parent) {
+    if (&VerbsMrPdOf(m)->obj == w->obj.parent) {
 	return TCL_OK;
     }
     name = VerbsObjName(&m->obj);

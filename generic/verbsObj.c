@@ -520,7 +520,7 @@ VerbsCreateArgs(
     const VerbsType *parentClass)
 {
     VerbsCreateHead *head = (VerbsCreateHead *) record;
-    int nfixed = 1;
+    int nfixed = 1, i;
     const char *p;
 
     for (p = fixed; *p; p++) {
@@ -535,9 +535,20 @@ VerbsCreateArgs(
 	Tcl_DecrRefCount(usage);
 	return TCL_ERROR;
     }
-    if (VerbsParseOptions(interp, objc, objv, nfixed, options, record)
-	    != TCL_OK) {
-	return TCL_ERROR;
+
+    /*
+     * Unknown options first (the word count is even), then the parent,
+     * then the values: a bad parent is reported before what it would have
+     * been used with.
+     */
+
+    for (i = nfixed; i < objc; i += 2) {
+	int index;
+
+	if (Tcl_GetIndexFromObjStruct(interp, objv[i], options,
+		sizeof(VerbsField), "option", 0, &index) != TCL_OK) {
+	    return TCL_ERROR;
+	}
     }
     if (parentClass) {
 	head->parent = VerbsObjGet(interp, objv[1], parentClass);
@@ -545,7 +556,7 @@ VerbsCreateArgs(
 	    return TCL_ERROR;
 	}
     }
-    return TCL_OK;
+    return VerbsParseOptions(interp, objc, objv, nfixed, options, record);
 }
 
 /*

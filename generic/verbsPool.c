@@ -12,6 +12,7 @@
  */
 
 #include "verbs.h"
+#include <errno.h>
 #include <string.h>
 
 typedef struct VerbsPool {
@@ -28,6 +29,7 @@ typedef struct VerbsPool {
 } VerbsPool;
 
 static VerbsMethodProc PoolFree, PoolGet, PoolPut;
+static VerbsGetProc PoolMrCget;
 
 static const VerbsMethod poolMethods[] = {
     VERBS_METHOD_CGET,
@@ -42,7 +44,7 @@ static const VerbsMethod poolMethods[] = {
 static const VerbsField poolCget[] = {
     VERBS_CGET("-count", VerbsPool, count, VF_UINT, NULL),
     VERBS_CGET("-size", VerbsPool, size, VF_UINT, NULL),
-    VERBS_CGET("-mr", VerbsPool, mr, VF_OBJ, NULL),
+    VERBS_CGET_PROC("-mr", PoolMrCget),
     VERBS_CGET_PARENT("-pd"),
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
@@ -76,8 +78,12 @@ PoolDelete(
 {
     VerbsPool *p = (VerbsPool *) objPtr;
 
-    ckfree(p->stack);
-    ckfree(p->isFree);
+    if (p->stack) {
+	ckfree(p->stack);
+    }
+    if (p->isFree) {
+	ckfree(p->isFree);
+    }
 }
 
 const VerbsType verbsPoolClass = {
@@ -150,8 +156,13 @@ PoolCreateCmd(
     p->count = (uint32_t) args.count;
     p->size = (uint32_t) args.size;
     p->nfree = p->count;
-    p->stack = (uint32_t *) ckalloc(p->count * sizeof(uint32_t));
-    p->isFree = (unsigned char *) ckalloc(p->count);
+    p->stack = (uint32_t *) attemptckalloc(p->count * sizeof(uint32_t));
+    p->isFree = (unsigned char *) attemptckalloc(p->count);
+    if (p->stack == NULL || p->isFree == NULL) {
+	PoolDelete(&p->obj);
+	ckfree(p);
+	return VerbsSysError(interp, "ckalloc", NULL, "pool slots", ENOMEM);
+    }
     for (i = 0; i < p->count; i++) {
 	/* Slot 0 on top: buffers come out in address order. */
 	p->stack[i] = p->count - 1 - i;
@@ -192,15 +203,16 @@ PoolCreateCmd(
 /*
  *----------------------------------------------------------------------
  *
- * PoolMr --
+ * LiveMr, PoolMrCget, PoolMr --
  *
- *	The pool's MR while its command lives.  Once the MR's command is
+ *	The pool's MR while its command lives (LiveMr: or NULL; the -mr
+ *	cget option: or ""; PoolMr: or an error).  Once the MR's command is
  *	deleted on its own (the memory may stay while a QP uses it) nothing
  *	can name it in a work request: the pool is then of no use, and
  *	says so.
  *
  * Results:
- *	The MR, or NULL with an error in interp.
+ *	See above.
  *
  * Side effects:
  *	None.
@@ -209,17 +221,48 @@ PoolCreateCmd(
  */
 
 static VerbsMr *
-PoolMr(
-    Tcl_Interp *interp,
+LiveMr(
     VerbsPool *p)
 {
     VerbsObj *child;
-    Tcl_Obj *name;
+
+    /*
+     * p->mr is compared, never dereferenced, until it is found among the
+     * children: once freed it is no longer there.  (No other object is
+     * ever made a child of the pool, so a reused address cannot fool
+     * the comparison.)
+     */
 
     for (child = p->obj.children; child; child = child->nextSibling) {
 	if (child == &p->mr->obj && child->token != NULL) {
 	    return p->mr;
 	}
+    }
+    return NULL;
+}
+
+static int
+PoolMrCget(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    VerbsMr *m = LiveMr((VerbsPool *) objPtr);
+
+    *valuePtr = m ? VerbsObjName(&m->obj) : Tcl_NewObj();
+    return TCL_OK;
+}
+
+static VerbsMr *
+PoolMr(
+    Tcl_Interp *interp,
+    VerbsPool *p)
+{
+    VerbsMr *m = LiveMr(p);
+    Tcl_Obj *name;
+
+    if (m) {
+	return m;
     }
     name = VerbsObjName(&p->obj);
     Tcl_SetObjResult(interp, Tcl_ObjPrintf("the mr of pool %s was closed: "
