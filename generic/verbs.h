@@ -25,6 +25,17 @@
 #endif
 
 /*
+ * Tcl 8.6: Tcl 9 counts list lengths and byte counts in Tcl_Size (TEA's
+ * configure may already have defined it to int for 8.6).
+ */
+#ifndef TCL_SIZE_MAX
+#   ifndef Tcl_Size
+typedef int Tcl_Size;
+#   endif
+#   define TCL_SIZE_MODIFIER ""
+#endif
+
+/*
  * ------------------------------------------------------------------------
  * Objects.
  *

@@ -756,7 +756,7 @@ VerbsGetFlags(
 {
     Tcl_Obj **elems;
     const VerbsEnum *e;
-    int n, i;
+    Tcl_Size n, i;
     uint64_t v, known = 0, result = 0;
     Tcl_WideInt w;
 

@@ -718,7 +718,8 @@ GetConnParam(
     Tcl_Obj *values[5] = {NULL, NULL, NULL, NULL, NULL};
     uint8_t *fields[5];
     uint64_t v;
-    int i, n;
+    int i;
+    Tcl_Size n;
 
     if ((objc % 2) != 0) {
 	Tcl_WrongNumArgs(interp, 2, objv, "?option value ...?");
@@ -748,9 +749,15 @@ GetConnParam(
     }
     if (values[1]) {
 	param->private_data = Tcl_GetByteArrayFromObj(values[1], &n);
+	if (param->private_data == NULL) {
+	    return VerbsArgError(interp, "-private_data", values[1],
+		    "expected byte string but got \"%s\"",
+		    Tcl_GetString(values[1]));
+	}
 	if (n > 255) {
 	    return VerbsArgError(interp, "-private_data", NULL,
-		    "-private_data is %d bytes: at most 255 fit", n);
+		    "-private_data is %" TCL_SIZE_MODIFIER "d bytes: "
+		    "at most 255 fit", n);
 	}
 	param->private_data_len = (uint8_t) n;
     }
@@ -830,7 +837,7 @@ CmIdReject(
     static const char *const options[] = {"-private_data", NULL};
     Tcl_Obj *values[1] = {NULL};
     const unsigned char *data = NULL;
-    int n = 0;
+    Tcl_Size n = 0;
 
     if (objc == 3) {
 	Tcl_WrongNumArgs(interp, 2, objv, "?-private_data bytes?");
@@ -841,9 +848,15 @@ CmIdReject(
     }
     if (values[0]) {
 	data = Tcl_GetByteArrayFromObj(values[0], &n);
+	if (data == NULL) {
+	    return VerbsArgError(interp, "-private_data", values[0],
+		    "expected byte string but got \"%s\"",
+		    Tcl_GetString(values[0]));
+	}
 	if (n > 255) {
 	    return VerbsArgError(interp, "-private_data", NULL,
-		    "-private_data is %d bytes: at most 255 fit", n);
+		    "-private_data is %" TCL_SIZE_MODIFIER "d bytes: "
+		    "at most 255 fit", n);
 	}
     }
     if (rdma_reject(((VerbsCmId *) objPtr)->id, data, (uint8_t) n) != 0) {

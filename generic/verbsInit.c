@@ -140,7 +140,7 @@ Verbs_Init(
 {
     const Ensemble *ens;
 
-    if (Tcl_InitStubs(interp, "8.6", 0) == NULL) {
+    if (Tcl_InitStubs(interp, "8.6-10", 0) == NULL) {
 	return TCL_ERROR;
     }
     VerbsStateInit(interp);

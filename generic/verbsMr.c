@@ -202,7 +202,7 @@ MrWrite(
     VerbsMr *m = (VerbsMr *) objPtr;
     const unsigned char *bytes;
     uint64_t off;
-    int n;
+    Tcl_Size n;
 
     /*
      * The offset first: its integer parse could free the byte array rep
@@ -213,6 +213,11 @@ MrWrite(
 	return TCL_ERROR;
     }
     bytes = Tcl_GetByteArrayFromObj(objv[3], &n);
+    if (bytes == NULL) {
+	/* Tcl 9: a character above \xFF is not a byte. */
+	return VerbsArgError(interp, "bytes", objv[3],
+		"expected byte string but got \"%s\"", Tcl_GetString(objv[3]));
+    }
     if (MrCheckRange(interp, m, off, (size_t) n, 1) != TCL_OK) {
 	return TCL_ERROR;
     }

@@ -680,7 +680,8 @@ ParseSgList(
 {
     static const char *const keys[] = {"addr", "length", "lkey", NULL};
     Tcl_Obj **elems, **parts;
-    int n, i, k, nparts;
+    Tcl_Size n, i, nparts;
+    int k;
     struct ibv_sge *sge;
 
     *sgePtr = NULL;

@@ -277,7 +277,7 @@ oo::class create ::verbs::Pool {
 	    return -code error -errorcode [list VERBS ARG sge $sge] \
 		"bad sge \"$sge\": not a buffer of pool [self]"
 	}
-	# The offset as get wrote it (0x10, 020 and " 16" are all 16).
+	# The offset as get wrote it (0x10, 0o20 and " 16" are all 16).
 	set off [expr {wide($off)}]
 	if {[dict exists $free $off]} {
 	    return -code error -errorcode [list VERBS ARG sge $sge] \

@@ -10,6 +10,7 @@
 #	rxe        the device is Soft-RoCE
 #	nodevice   no RDMA device at all (no-device behaviour)
 #	vm         running in the Soft-RoCE VM of tests/vm
+#	tcl9       running under Tcl 9 (make test-tcl9)
 
 package require tcltest 2.5
 unset -nocomplain ::env(LD_PRELOAD)	;# see all.tcl
@@ -41,6 +42,7 @@ testConstraint nodevice [expr {[llength [verbs::devices]] == 0}]
 testConstraint twodevices [expr {$::vt::dev2 ne ""}]
 testConstraint rxe [string match rxe* $::vt::dev]
 testConstraint vm [info exists ::env(VERBS_VM)]
+testConstraint tcl9 [package vsatisfies [package provide Tcl] 9-]
 
 # vt::gidIndex DEV --
 #	The GID index to use on a device: from the environment the VM
