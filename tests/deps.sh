@@ -1,20 +1,25 @@
 #!/bin/sh
-# deps.sh ?build|vm|all? --
+# deps.sh ?build|vm|tcl9|all? --
 #
-# Installs the Debian packages the build (build) and the Soft-RoCE VM
-# harness (vm) need, when they are missing.  Does nothing when all are
-# present; needs root (or sudo) otherwise.
+# Installs the Debian packages the build (build), the Soft-RoCE VM
+# harness (vm) and the Tcl 9 build of make test-tcl9 (tcl9) need, when
+# they are missing.  Does nothing when all are present; needs root (or
+# sudo) otherwise.
 set -eu
 
 build="gcc make pkg-config tcl8.6 tcl8.6-dev libibverbs-dev librdmacm-dev
        rdma-core ibverbs-providers"
 vm="qemu-system-x86 busybox-static iproute2 kmod cpio xz-utils gzip
     rdma-core ibverbs-providers ibverbs-utils"
+# Tcl 9 from source (tests/tcl9.sh): the system zlib and zip for its
+# zipfs, rather than the copies bundled with it.
+tcl9="gcc make zlib1g-dev zip"
 
 case ${1:-all} in
 build) want=$build ;;
 vm) want=$vm ;;
-*) want="$build $vm" ;;
+tcl9) want=$tcl9 ;;
+*) want="$build $vm $tcl9" ;;
 esac
 
 missing=

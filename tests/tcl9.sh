@@ -69,6 +69,7 @@ build_tcl() {
 	orig=$(ls "$cache"/src/tcl9.0_*.orig.tar.* 2>/dev/null | tail -n 1)
 	[ -n "$orig" ] || die "no tcl9.0 source tarball in $cache/src"
     fi
+    sh "$src/tests/deps.sh" tcl9 || return 1
     rm -rf "$cache/build" "$prefix"
     mkdir -p "$cache/build" || return 1
     tar -xf "$orig" -C "$cache/build" --strip-components=1 || return 1
