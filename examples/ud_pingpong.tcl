@@ -43,7 +43,7 @@
 # Copyright (c) 2026 The verbs authors.
 # See the file "LICENSE" for terms of use and redistribution.
 
-package require Tcl 8.6
+package require Tcl 8.6-
 package require verbs
 source [file join [file dirname [info script]] pingpong.tcl]
 

@@ -25,6 +25,17 @@
 #endif
 
 /*
+ * Tcl 8.6: Tcl 9 counts list lengths and byte counts in Tcl_Size (TEA's
+ * configure may already have defined it to int for 8.6).
+ */
+#ifndef TCL_SIZE_MAX
+#   ifndef Tcl_Size
+typedef int Tcl_Size;
+#   endif
+#   define TCL_SIZE_MODIFIER ""
+#endif
+
+/*
  * ------------------------------------------------------------------------
  * Objects.
  *
@@ -411,6 +422,9 @@ MODULE_SCOPE int	VerbsGetBoolean(Tcl_Interp *interp, const char *key,
 MODULE_SCOPE int	VerbsGetUInt(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, uint64_t max,
 			    uint64_t *valuePtr);
+MODULE_SCOPE const unsigned char *VerbsGetBytes(Tcl_Interp *interp,
+			    const char *key, Tcl_Obj *valueObj,
+			    Tcl_Size *lenPtr);
 MODULE_SCOPE Tcl_Obj *	VerbsU64Obj(uint64_t v);
 MODULE_SCOPE Tcl_Obj *	VerbsGuidObj(uint64_t beGuid);
 MODULE_SCOPE Tcl_Obj *	VerbsKeyObj(const char *name);

@@ -793,7 +793,7 @@ VerbsGetFlags(
 {
     Tcl_Obj **elems;
     const VerbsEnum *e;
-    int n, i;
+    Tcl_Size n, i;
     uint64_t v, known = 0, result = 0;
     Tcl_WideInt w;
 
@@ -883,6 +883,68 @@ VerbsGetUInt(
     return VerbsArgError(interp, key, valueObj,
 	    "bad %s \"%s\": must be an integer from 0 to %llu", key,
 	    Tcl_GetString(valueObj), (unsigned long long) max);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsGetBytes --
+ *
+ *	The bytes of a value that must be a byte string: every character
+ *	from \x00 to \xFF.  Tcl 9 refuses to convert other strings, Tcl 8.6
+ *	would drop the high bits of each character; both are an error
+ *	here, the same on both.
+ *
+ * Results:
+ *	The bytes (valid while valueObj is unchanged) and their number in
+ *	*lenPtr, or NULL with an error naming key.
+ *
+ * Side effects:
+ *	May give valueObj a byte array representation.
+ *
+ *----------------------------------------------------------------------
+ */
+
+const unsigned char *
+VerbsGetBytes(
+    Tcl_Interp *interp,
+    const char *key,
+    Tcl_Obj *valueObj,
+    Tcl_Size *lenPtr)
+{
+    static const Tcl_ObjType *byteArrayType = NULL;
+    const unsigned char *bytes;
+
+    if (byteArrayType == NULL) {
+	byteArrayType = Tcl_GetObjType("bytearray");
+    }
+    if (valueObj->typePtr != byteArrayType || byteArrayType == NULL) {
+	/*
+	 * In Tcl's UTF-8 a character above \xFF starts with a byte of 0xC4
+	 * or more (\x80 to \xFF start with 0xC2 or 0xC3, and Tcl writes
+	 * \x00 as 0xC0 0x80).
+	 */
+
+	Tcl_Size len;
+	const unsigned char *s = (const unsigned char *)
+		Tcl_GetStringFromObj(valueObj, &len);
+	Tcl_Size i;
+
+	for (i = 0; i < len; i++) {
+	    if (s[i] >= 0xC4) {
+		goto notBytes;
+	    }
+	}
+    }
+    bytes = Tcl_GetByteArrayFromObj(valueObj, lenPtr);
+    if (bytes != NULL) {
+	return bytes;
+    }
+  notBytes:
+    VerbsArgError(interp, key, valueObj, "expected byte string but got "
+	    "\"%s\": a character above \\xFF is not a byte",
+	    Tcl_GetString(valueObj));
+    return NULL;
 }
 
 /*

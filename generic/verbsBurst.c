@@ -81,7 +81,7 @@ GetSge(
     struct ibv_sge *sge)
 {
     Tcl_Obj **parts;
-    int n;
+    Tcl_Size n;
     VerbsMr *m;
     size_t off, len = 0;
 

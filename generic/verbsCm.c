@@ -728,17 +728,21 @@ GetPrivateData(
     const void **dataPtr,
     uint8_t *lenPtr)
 {
-    int n;
+    Tcl_Size n;
 
     *dataPtr = NULL;
     *lenPtr = 0;
     if (valueObj == NULL) {
 	return TCL_OK;
     }
-    *dataPtr = Tcl_GetByteArrayFromObj(valueObj, &n);
+    *dataPtr = VerbsGetBytes(interp, "-private_data", valueObj, &n);
+    if (*dataPtr == NULL) {
+	return TCL_ERROR;
+    }
     if (n > 255) {
 	return VerbsArgError(interp, "-private_data", NULL,
-		"-private_data is %d bytes: at most 255 fit", n);
+		"-private_data is %" TCL_SIZE_MODIFIER "d bytes: at most 255 "
+		"fit", n);
     }
     *lenPtr = (uint8_t) n;
     return TCL_OK;

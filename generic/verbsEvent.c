@@ -77,7 +77,7 @@ VerbsNotify(
     int objc,
     Tcl_Obj *const objv[])
 {
-    int length;
+    Tcl_Size length;
 
     if (objc == 2) {
 	if (objPtr->notifyScript) {

@@ -134,7 +134,7 @@ Verbs_Init(
     const VerbsCtor *c;
     Tcl_Namespace *verbsNs;
 
-    if (Tcl_InitStubs(interp, "8.6", 0) == NULL) {
+    if (Tcl_InitStubs(interp, "8.6-10", 0) == NULL) {
 	return TCL_ERROR;
     }
     VerbsStateInit(interp);

@@ -233,7 +233,7 @@ MrWrite(
     VerbsMr *m = (VerbsMr *) objPtr;
     const unsigned char *bytes;
     uint64_t off;
-    int n;
+    Tcl_Size n;
 
     /*
      * The offset first: its integer parse could free the byte array rep
@@ -243,7 +243,10 @@ MrWrite(
     if (VerbsGetUInt(interp, "offset", objv[2], INT64_MAX, &off) != TCL_OK) {
 	return TCL_ERROR;
     }
-    bytes = Tcl_GetByteArrayFromObj(objv[3], &n);
+    bytes = VerbsGetBytes(interp, "bytes", objv[3], &n);
+    if (bytes == NULL) {
+	return TCL_ERROR;
+    }
     if (MrCheckRange(interp, m, off, (size_t) n, 1) != TCL_OK) {
 	return TCL_ERROR;
     }

@@ -333,7 +333,7 @@ PoolPut(
     VerbsPool *p = (VerbsPool *) objPtr;
     Tcl_Obj **parts, *name;
     Tcl_WideInt off, len;
-    int n;
+    Tcl_Size n;
     const char *problem = "bad sge \"%s\": not a buffer of pool %s";
     VerbsMr *m = PoolMr(interp, p);
 

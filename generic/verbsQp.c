@@ -740,7 +740,7 @@ ParseSgList(
     int *numPtr)
 {
     Tcl_Obj **elems, **parts;
-    int n, i, nparts;
+    Tcl_Size n, i, nparts;
     struct ibv_sge *sge;
 
     *sgePtr = NULL;

@@ -13,6 +13,7 @@
 #
 #	tests/expect.tcl, which the examples' tests source, adds:
 #	expect     Expect (tcl-expect) loads
+#	tcl9       running under Tcl 9 (make test-tcl9)
 
 package require tcltest 2.5
 unset -nocomplain ::env(LD_PRELOAD)	;# see all.tcl
@@ -44,6 +45,7 @@ testConstraint nodevice [expr {[llength [verbs::devices]] == 0}]
 testConstraint twodevices [expr {$::vt::dev2 ne ""}]
 testConstraint rxe [string match rxe* $::vt::dev]
 testConstraint vm [info exists ::env(VERBS_VM)]
+testConstraint tcl9 [package vsatisfies [package provide Tcl] 9-]
 
 # vt::gidIndex DEV --
 #	The GID index to use on a device: from the environment the VM

@@ -1,22 +1,27 @@
 #!/bin/sh
-# deps.sh ?build|vm|all? --
+# deps.sh ?build|vm|tcl9|all? --
 #
-# Installs the Debian packages the build and the host's test run (build)
-# and the Soft-RoCE VM harness and the tests in it (vm) need, when they
-# are missing.  tcl-expect drives the examples and the C tools they talk
-# to (tests/expect.tcl); rdmacm-utils has rdma_server and rdma_client.
-# Does nothing when all are present; needs root (or sudo) otherwise.
+# Installs the Debian packages the build and the host's test run (build),
+# the Soft-RoCE VM harness and the tests in it (vm) and the Tcl 9 build of
+# make test-tcl9 (tcl9) need, when they are missing.  tcl-expect drives
+# the examples and the C tools they talk to (tests/expect.tcl);
+# rdmacm-utils has rdma_server and rdma_client.  Does nothing when all are
+# present; needs root (or sudo) otherwise.
 set -eu
 
 build="gcc make pkg-config tcl8.6 tcl8.6-dev libibverbs-dev librdmacm-dev
        rdma-core ibverbs-providers tcl-expect"
 vm="qemu-system-x86 busybox-static iproute2 kmod cpio xz-utils gzip
     rdma-core ibverbs-providers ibverbs-utils rdmacm-utils tcl-expect"
+# Tcl 9 from source (tests/tcl9.sh): the system zlib and zip for its
+# zipfs, rather than the copies bundled with it.
+tcl9="gcc make zlib1g-dev zip"
 
 case ${1:-all} in
 build) want=$build ;;
 vm) want=$vm ;;
-*) want="$build $vm" ;;
+tcl9) want=$tcl9 ;;
+*) want="$build $vm $tcl9" ;;
 esac
 
 missing=
