@@ -1,15 +1,18 @@
 #!/bin/bash
-# run-tests.sh ?all|host|vm|demo? --
+# run-tests.sh ?all|host|vm|demo|shell? --
 #
-# Runs the tcltest suite (or the demo) from a build directory, where the
-# host has an RDMA device or, without one, in the Soft-RoCE VM of
-# tests/vm.  Called by make test / test-host / test-vm / demo.
+# Runs the tcltest suite (or the demo, or a shell) from a build directory,
+# where the host has an RDMA device or, without one, in the Soft-RoCE VM of
+# tests/vm.  Called by make test / test-host / test-vm / demo / shell.
 #
 #   all   the suite on the host (without a device: the no-device tests),
 #         then, without a host device (or with VERBS_VM=1), in the VM
 #   host  on the host only
 #   vm    in the VM only
 #   demo  examples/demo.tcl on the host device or in the VM
+#   shell tclsh with the package loaded (tests/vm/shell.tcl) on the host
+#         device or in the VM: an interactive prompt on a terminal, else
+#         the script read from stdin
 #
 # Environment: TCLSH, DEVICE (run on the host against this device, no VM),
 # VERBS_VM=1 (use the VM even with a host device), TESTFLAGS (tcltest
@@ -83,6 +86,15 @@ vm_run() {
 }
 
 case $mode in
+shell)
+    if [ $use_vm = 1 ]; then
+	sh "$src/tests/deps.sh" vm || exit 125
+	[ -t 0 ] && echo "verbs shell: starting the Soft-RoCE VM..." >&2
+	exec "$src/tests/vm/run.sh" -i -- env TCLLIBPATH="$build" \
+	    "$TCLSH" "$src/tests/vm/shell.tcl"
+    fi
+    exec "$TCLSH" "$src/tests/vm/shell.tcl"
+    ;;
 demo)
     if [ $use_vm = 1 ]; then
 	vm_run "$TCLSH" "$src/examples/demo.tcl"
@@ -92,7 +104,7 @@ demo)
     exit $?
     ;;
 all|host|vm) ;;
-*) echo "usage: run-tests.sh ?all|host|vm|demo?" >&2; exit 2 ;;
+*) echo "usage: run-tests.sh ?all|host|vm|demo|shell?" >&2; exit 2 ;;
 esac
 
 if [ "$mode" != vm ]; then
