@@ -233,9 +233,21 @@ else
     status=$?
 fi
 
+# Warnings in expected-warnings (next to this script) are marked as such.
 warn=$(dmesg --level=emerg,alert,crit,err,warn 2>/dev/null)
 if [ -n "$warn" ]; then
     echo "verbs-vm: kernel warnings during the command:"
-    echo "$warn" | sed 's/^/verbs-vm: dmesg: /'
+    expected=$($bb dirname "$0")/expected-warnings
+    echo "$warn" | while IFS= read -r line; do
+        note=
+        if [ -r "$expected" ]; then
+            while IFS='|' read -r pat why; do
+                case $pat in ''|'#'*) continue ;; esac
+                # shellcheck disable=SC2254
+                case $line in *$pat*) note=" (expected: $why)"; break ;; esac
+            done <"$expected"
+        fi
+        echo "verbs-vm: dmesg: $line$note"
+    done
 fi
 finish "$status"
