@@ -2,14 +2,15 @@
 # deps.sh ?build|vm|all? --
 #
 # Installs the Debian packages the build (build) and the Soft-RoCE VM
-# harness (vm) need, when they are missing.  Does nothing when all are
+# harness (vm; tcl-expect for the interactive test of make shell) need,
+# when they are missing.  Does nothing when all are
 # present; needs root (or sudo) otherwise.
 set -eu
 
 build="gcc make pkg-config tcl8.6 tcl8.6-dev libibverbs-dev librdmacm-dev
        rdma-core ibverbs-providers"
 vm="qemu-system-x86 busybox-static iproute2 kmod cpio xz-utils gzip
-    rdma-core ibverbs-providers ibverbs-utils"
+    rdma-core ibverbs-providers ibverbs-utils tcl-expect"
 
 case ${1:-all} in
 build) want=$build ;;

@@ -133,6 +133,9 @@ esac
 vm_too=0
 if [ "$mode" = vm ] || { [ "$mode" = all ] && [ $use_vm = 1 ]; }; then
     vm_too=1
+    # Before the host run, whose shell.test boots the VM too (vm_run
+    # reports a failure).
+    sh "$src/tests/deps.sh" vm || true
 fi
 if [ "$mode" != vm ]; then
     if [ -n "$DEVICE" ]; then
