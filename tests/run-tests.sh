@@ -1,23 +1,28 @@
 #!/bin/bash
-# run-tests.sh ?all|host|vm|demo? --
+# run-tests.sh ?all|host|vm|demo|shell? --
 #
-# Runs the tcltest suite (or the demo) from a build directory, where the
-# host has an RDMA device or, without one, in the Soft-RoCE VM of
-# tests/vm.  Called by make test / test-host / test-vm / demo.
+# Runs the tcltest suite (or the demo, or a shell) from a build directory,
+# where the host has an RDMA device or, without one, in the Soft-RoCE VM of
+# tests/vm.  Called by make test / test-host / test-vm / demo / shell.
 #
 #   all   the suite on the host (without a device: the no-device tests),
 #         then, without a host device (or with VERBS_VM=1), in the VM
 #   host  on the host only
 #   vm    in the VM only
 #   demo  examples/demo.tcl on the host device or in the VM
+#   shell tclsh with the package loaded (tests/vm/shell.tcl) on the host
+#         device or in the VM: an interactive prompt on a terminal, else
+#         the script read from stdin
 #
 # Environment: TCLSH, DEVICE (run on the host against this device, no VM),
 # VERBS_VM=1 (use the VM even with a host device), TESTFLAGS (tcltest
 # options, e.g. "-file qp.test -verbose bpse").
 #
-# The last line is "N passed, N failed, N skipped" summed over the runs;
-# the exit status is non-zero when a test failed, a test file did not run
-# to its end, or the VM did not report back.
+# At the end, one line per run with its own counts and what its skipped
+# tests need ("host (no RDMA device): N passed, N failed, N skipped
+# (...)"), then, as the very last line, "N passed, N failed, N skipped"
+# summed over the runs.  The exit status is non-zero when a test failed, a
+# test file did not run to its end, or the VM did not report back.
 set -u
 
 mode=${1:-all}
@@ -31,8 +36,10 @@ mkdir -p "$logdir"
 export TCLLIBPATH="$build"
 
 # Does the host have a device of its own?
-host_devices=$(echo 'package require verbs; puts [llength [verbs::devices]]' |
-    "$TCLSH" 2>/dev/null || echo 0)
+host_devlist=$(echo 'package require verbs; puts [verbs::devices]' |
+    "$TCLSH" 2>/dev/null)
+set -- $host_devlist
+host_devices=$#
 
 use_vm=0
 if [ -n "$DEVICE" ]; then
@@ -43,14 +50,27 @@ fi
 
 status=0
 passed=0 failed=0 skipped=0
+summary=()
 
-# run_suite NAME CMD... : runs the suite, tees its output to a log, adds
-# its counts.  A run without the tcltest summary line counts as failed.
+# skips LOG: "device 162, twodevices 31" from tcltest's "Number of tests
+# skipped for each constraint" (all.tcl sums it over the test files).
+skips() {
+    awk '/^Number of tests skipped for each constraint:/ { on = 1; next }
+         on && /^\t[0-9]+\t/ { n[$2] += $1; next }
+         { on = 0 }
+         END { for (c in n) printf "%d %s\n", n[c], c }' "$1" |
+        sort -k1,1nr -k2 | awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }'
+}
+
+# run_suite NAME LABEL NOTE CMD... : runs the suite, tees its output to a
+# log, adds its counts and keeps a line "LABEL: counts (NOTE)" for the
+# summary, or without a NOTE, "(by constraint: device 3, ...)" for the
+# skipped tests.  A run without the tcltest summary line counts as failed.
 run_suite() {
     # Write to a log of this run's own, so that runs side by side in one
     # tree do not read each other's counts; keep it as NAME.log after.
-    local name=$1 log=$logdir/$1.log.$$ rc line
-    shift
+    local name=$1 label=$2 note=$3 log=$logdir/$1.log.$$ rc line why
+    shift 3
     echo "==== verbs tests: $name"
     "$@" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
@@ -59,21 +79,27 @@ run_suite() {
 	echo "run-tests.sh: the $name run ended without a test summary (exit $rc)" >&2
 	status=1
 	failed=$((failed + 1))
+	summary+=("$label: no test summary (exit $rc), counted as 1 failed")
 	mv -f "$log" "$logdir/$name.log"
 	return
     fi
     # all.tcl:  Total N  Passed N  Skipped N  Failed N
     set -- $line
-    passed=$((passed + $5)) skipped=$((skipped + $7)) failed=$((failed + $9))
+    local p=$5 s=$7 f=$9
     [ "$rc" -eq 0 ] || status=1
     # A test file that dies part way (a Tcl error outside any test) is
     # reported by tcltest but not counted: count it as a failure.
     errors=$(grep -ac '^Test file error' "$log")
     if [ "$errors" -gt 0 ]; then
 	echo "run-tests.sh: $errors test file(s) of the $name run ended in an error" >&2
-	failed=$((failed + errors))
+	f=$((f + errors))
 	status=1
     fi
+    passed=$((passed + p)) skipped=$((skipped + s)) failed=$((failed + f))
+    [ -n "$note" ] || { why=$(skips "$log"); note=${why:+by constraint: $why}; }
+    line="$label: $p passed, $f failed, $s skipped"
+    [ "$s" -gt 0 ] && [ -n "$note" ] && line="$line ($note)"
+    summary+=("$line")
     mv -f "$log" "$logdir/$name.log"
 }
 
@@ -83,6 +109,15 @@ vm_run() {
 }
 
 case $mode in
+shell)
+    if [ $use_vm = 1 ]; then
+	sh "$src/tests/deps.sh" vm || exit 125
+	[ -t 0 ] && echo "verbs shell: starting the Soft-RoCE VM..." >&2
+	exec "$src/tests/vm/run.sh" -i -- env TCLLIBPATH="$build" \
+	    "$TCLSH" "$src/tests/vm/shell.tcl"
+    fi
+    exec "$TCLSH" "$src/tests/vm/shell.tcl"
+    ;;
 demo)
     if [ $use_vm = 1 ]; then
 	vm_run "$TCLSH" "$src/examples/demo.tcl"
@@ -92,15 +127,34 @@ demo)
     exit $?
     ;;
 all|host|vm) ;;
-*) echo "usage: run-tests.sh ?all|host|vm|demo?" >&2; exit 2 ;;
+*) echo "usage: run-tests.sh ?all|host|vm|demo|shell?" >&2; exit 2 ;;
 esac
 
-if [ "$mode" != vm ]; then
-    run_suite host "$TCLSH" "$src/tests/all.tcl" $TESTFLAGS
-fi
+vm_too=0
 if [ "$mode" = vm ] || { [ "$mode" = all ] && [ $use_vm = 1 ]; }; then
-    run_suite vm vm_run "$TCLSH" "$src/tests/all.tcl" $TESTFLAGS
+    vm_too=1
+    # Before the host run, whose shell.test boots the VM too (vm_run
+    # reports a failure).
+    sh "$src/tests/deps.sh" vm || true
+fi
+if [ "$mode" != vm ]; then
+    if [ -n "$DEVICE" ]; then
+	label="host ($DEVICE)" note=
+    elif [ "$host_devices" -gt 0 ]; then
+	label="host (${host_devlist// /, })" note=
+    elif [ $vm_too = 1 ]; then
+	label="host (no RDMA device)"
+	note="tests that need a device; they run in the VM"
+    else
+	label="host (no RDMA device)"
+	note="tests that need a device; make test-vm runs them in the VM"
+    fi
+    run_suite host "$label" "$note" "$TCLSH" "$src/tests/all.tcl" $TESTFLAGS
+fi
+if [ $vm_too = 1 ]; then
+    run_suite vm "vm (rxe0, rxe1)" "" vm_run "$TCLSH" "$src/tests/all.tcl" $TESTFLAGS
 fi
 [ "$failed" -eq 0 ] || status=1
+[ ${#summary[@]} -eq 0 ] || printf '%s\n' "${summary[@]}"
 echo "$passed passed, $failed failed, $skipped skipped"
 exit $status

@@ -11,6 +11,10 @@
 #   cmd.sh    "cd CWD && exec ARGV..." with the original quoting
 #   nonce     random token that makes the exit sentinel unique to this run
 #   modules   path of the unpacked kernel's modules directory on the host
+#   tty       (run.sh -i on a terminal) "ROWS COLS IUTF8" of the host
+#             terminal: the command runs with ttyS1, which run.sh connects
+#             to that terminal, as its controlling terminal
+#   stdin     (run.sh -i otherwise) the command's stdin
 #
 # It prints "VERBS-VM-START;NONCE" just before the command and
 # "VERBS-VM-EXIT=STATUS;NONCE" after it, then powers the VM off.  Being
@@ -183,14 +187,67 @@ export VERBS_IP0=198.18.0.1 VERBS_IP1=198.18.0.2
 dmesg -n 1 2>/dev/null
 dmesg -C 2>/dev/null
 
+# An interactive run (run.sh -i on a terminal): the command's terminal is
+# ttyS1, which run.sh connects to the host terminal once it sees the start
+# sentinel, so nothing arrives before the port is set up.  fd 4 holds it
+# open (the window size only lives while it is open); the line discipline
+# echoes, edits lines and turns Ctrl-C into SIGINT; the window size and
+# iutf8 (erasing a multibyte character) are those of the host terminal.
+# ("command": a failing redirection of exec itself would end PID 1.)
+tty=
+if [ -r "$run/tty" ] && command exec 4<>/dev/ttyS1; then
+    tty=/dev/ttyS1
+    read -r rows cols utf8 <"$run/tty"
+    $bb stty "${utf8:--iutf8}" <&4
+    [ "${rows:-0}" -gt 0 ] && [ "${cols:-0}" -gt 0 ] &&
+        $bb stty rows "$rows" cols "$cols" <&4
+    export TERM="${TERM:-vt100}"
+elif [ -r "$run/tty" ]; then
+    setup_failed "cannot open /dev/ttyS1"
+fi
+
 exec 2>&3 3>&-
 printf 'VERBS-VM-START;%s\n' "$nonce"
-sh "$run/cmd.sh" </dev/null
-status=$?
+if [ -n "$tty" ]; then
+    # A session of its own with ttyS1 as the controlling terminal.  Its
+    # leader is a shell that outlives the command: when the leader exits,
+    # the kernel hangs the terminal up and drops output not yet sent.  So
+    # it waits for the command (Ctrl-C reaches the command; the leader
+    # only ends the "^C" line), lets the output drain (stty sets the
+    # terminal with TCSADRAIN), and then exits with the command's status.
+    # shellcheck disable=SC2016
+    $bb setsid -c $bb sh -c '
+        trap : INT
+        sh "$2"
+        status=$?
+        [ "$status" -eq 130 ] && echo
+        "$1" stty echo
+        exit "$status"' sh "$bb" "$run/cmd.sh" <&4 >&4 2>&4 4>&-
+    status=$?
+    exec 4>&-
+elif [ -r "$run/stdin" ]; then
+    sh "$run/cmd.sh" <"$run/stdin"
+    status=$?
+else
+    sh "$run/cmd.sh" </dev/null
+    status=$?
+fi
 
+# Warnings in expected-warnings (next to this script) are marked as such.
 warn=$(dmesg --level=emerg,alert,crit,err,warn 2>/dev/null)
 if [ -n "$warn" ]; then
     echo "verbs-vm: kernel warnings during the command:"
-    echo "$warn" | sed 's/^/verbs-vm: dmesg: /'
+    expected=$($bb dirname "$0")/expected-warnings
+    echo "$warn" | while IFS= read -r line; do
+        note=
+        if [ -r "$expected" ]; then
+            while IFS='|' read -r pat why; do
+                case $pat in ''|'#'*) continue ;; esac
+                # shellcheck disable=SC2254
+                case $line in *$pat*) note=" (expected: $why)"; break ;; esac
+            done <"$expected"
+        fi
+        echo "verbs-vm: dmesg: $line$note"
+    done
 fi
 finish "$status"

@@ -1,11 +1,16 @@
 #!/bin/bash
-# run.sh [-t TIMEOUT_SECONDS] [--] CMD ARGS...
+# run.sh [-i] [-t TIMEOUT_SECONDS] [--] CMD ARGS...
 #
 # Run CMD ARGS... as root inside a throwaway qemu VM that boots Debian's
 # stock kernel with two Soft-RoCE devices (rxe0 on veth0, rxe1 on veth1),
 # in the current directory, and exit with its status.  The VM sees the
 # host's whole file system read-only (9p) with a tmpfs overlay on top, so
 # anything built on the host can be run as is and nothing is written back.
+#
+# CMD's stdin is /dev/null, or with -i run.sh's own stdin: a terminal
+# becomes CMD's controlling terminal (the VM's second serial port, no
+# timeout unless -t is given), anything else is read to its end before the
+# boot and fed to CMD.
 #
 # Exit status: the command's, or 125 if the VM never reported one (boot
 # failure, kernel panic, qemu error, timeout).  See tests/vm/README.
@@ -16,15 +21,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 die() { echo "$prog: $*" >&2; exit 125; }
 usage() {
-    echo "usage: $prog [-t TIMEOUT_SECONDS] [--] CMD ARGS..." >&2
+    echo "usage: $prog [-i] [-t TIMEOUT_SECONDS] [--] CMD ARGS..." >&2
     exit 125
 }
 
 timeout_s=${VERBS_VM_TIMEOUT:-1800}
+timeout_set='' input=''
 while [ $# -gt 0 ]; do
     case $1 in
-    -t) [ $# -ge 2 ] || usage; timeout_s=$2; shift 2 ;;
-    -t*) timeout_s=${1#-t}; shift ;;
+    -i) input=stdin; shift ;;
+    -t) [ $# -ge 2 ] || usage; timeout_s=$2 timeout_set=1; shift 2 ;;
+    -t*) timeout_s=${1#-t} timeout_set=1; shift ;;
     -h|--help) usage ;;
     --) shift; break ;;
     -*) usage ;;
@@ -32,9 +39,39 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ $# -gt 0 ] || usage
+# -i on a terminal: an interactive session, which no timeout cuts short.
+if [ "$input" = stdin ] && [ -t 0 ]; then
+    input=tty
+    [ -n "$timeout_set" ] || timeout_s=0
+fi
 case $timeout_s in
 ''|*[!0-9]*) die "bad timeout '$timeout_s'" ;;
 esac
+
+run='' qpid='' inpid='' outpid='' saved_tty=''
+cleanup() {
+    [ -n "$inpid" ] && kill "$inpid" 2>/dev/null
+    [ -n "$outpid" ] && kill "$outpid" 2>/dev/null
+    [ -n "$qpid" ] && kill "$qpid" 2>/dev/null && wait "$qpid" 2>/dev/null
+    [ -n "$saved_tty" ] && stty "$saved_tty" <&7 2>/dev/null
+    [ -n "$run" ] && rm -rf "$run"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+# An interactive run: the terminal's size and iutf8 go to the guest's side
+# of it.  Until the command starts, the host shows nothing of what is typed
+# and keeps it (the guest echoes it then); Ctrl-C still ends run.sh.  The
+# terminal stays on fd 7 (the relay loop below reads the console on stdin).
+if [ "$input" = tty ]; then
+    exec 7<&0
+    saved_tty=$(stty -g <&7)
+    size=$(stty size <&7 2>/dev/null) || size=
+    utf8=-iutf8
+    case " $(stty -a <&7 2>/dev/null) " in *" iutf8 "*) utf8=iutf8 ;; esac
+    stty -echo <&7
+fi
 
 verbose=${VERBS_VM_VERBOSE:-}
 timing=${VERBS_VM_TIMING:-}
@@ -69,14 +106,6 @@ kernel=$cache/boot/vmlinux-$kver
 # on the host root (the guest sees it through 9p, read-only).
 run=$(mktemp -d "$cache/run.XXXXXX")
 chmod 755 "$run"
-qpid=
-cleanup() {
-    [ -n "$qpid" ] && kill "$qpid" 2>/dev/null && wait "$qpid" 2>/dev/null
-    rm -rf "$run"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
 
 # The sentinel lines carry a random token, so output of the command that
 # happens to look like them cannot be mistaken for the real thing.
@@ -96,6 +125,15 @@ for name in $(compgen -e); do
         printf 'export %s=%s\n' "$name" "$(q "${!name}")" ;;
     esac
 done >"$run/env.sh"
+
+# What CMD reads: nothing, the terminal (its size goes along), or the
+# whole of stdin, read now.
+case $input in
+tty)
+    echo "${size:-0 0} $utf8" >"$run/tty" ;;
+stdin)
+    cat >"$run/stdin" || die "cannot read stdin" ;;
+esac
 
 {
     printf 'cd %s || exit 125\n' "$(q "$PWD")"
@@ -118,17 +156,31 @@ append="$append verbs.guest=$here/guest.sh verbs.run=$run"
 mkfifo "$run/console"
 log=$run/console.log
 # -nodefaults drops the emulated VGA, IDE, floppy and NIC (nothing to probe
-# at boot); -nographic then only means "serial console on stdio".  The
-# console gets no input from us: stdin is /dev/null, which also keeps qemu
+# at boot); -nographic then only means "no display".  The console (ttyS0)
+# gets no input from us: qemu's stdin is /dev/null, which also keeps qemu
 # away from the terminal settings.
-timeout -k 10 "$timeout_s" \
-    qemu-system-x86_64 -accel "$accel" "${cpu[@]}" -m 2048 -smp 2 \
-    -nodefaults -nographic -serial stdio -no-reboot -nic none \
-    -kernel "$kernel" -initrd "$cache/initramfs.cpio.gz" -append "$append" \
-    -fsdev local,id=r,path=/,security_model=none,readonly=on,multidevs=remap \
-    -device virtio-9p-pci,fsdev=r,mount_tag=hostroot \
-    </dev/null >"$run/console" 2>&1 &
+qemu=(qemu-system-x86_64 -accel "$accel" "${cpu[@]}" -m 2048 -smp 2
+    -nodefaults -nographic -serial stdio -no-reboot -nic none
+    -kernel "$kernel" -initrd "$cache/initramfs.cpio.gz" -append "$append"
+    -fsdev local,id=r,path=/,security_model=none,readonly=on,multidevs=remap
+    -device virtio-9p-pci,fsdev=r,mount_tag=hostroot)
+if [ "$input" = tty ]; then
+    # The terminal is a second serial port (ttyS1), which guest.sh makes
+    # CMD's controlling terminal, on the fifos term.in and term.out.  One
+    # cat copies term.out to our stdout from now on; another copies the
+    # terminal to term.in once the command has started (see the relay
+    # below), so that nothing arrives while the guest is still setting
+    # the port up.
+    mkfifo "$run/term.in" "$run/term.out"
+    qemu+=(-chardev "pipe,id=term,path=$run/term" -serial chardev:term)
+fi
+timeout -k 10 "$timeout_s" "${qemu[@]}" \
+    </dev/null >"$run/console" 2>&1 7<&- &
 qpid=$!
+if [ "$input" = tty ]; then
+    cat "$run/term.out" 7<&- &
+    outpid=$!
+fi
 
 elapsed() { echo "$EPOCHREALTIME $t_start" | awk '{ printf "%.1f", $1 - $2 }'; }
 
@@ -159,6 +211,16 @@ while :; do
     *"VERBS-VM-START;$nonce"*)
         state=run started=1
         [ -n "$timing" ] && echo "$prog: command started after $(elapsed) s" >&2
+        if [ "$input" = tty ]; then
+            # From here every key goes to the guest as it is typed: its
+            # line discipline echoes and edits lines and turns Ctrl-C into
+            # SIGINT for the command (the terminal's own ISIG is off).
+            # The cat reads fd 7: a background job of bash would otherwise
+            # get /dev/null as its stdin.
+            stty raw -echo opost <&7
+            cat <&7 >"$run/term.in" &
+            inpid=$!
+        fi
         continue ;;
     *";$nonce")
         if [[ $line =~ ^(.*)VERBS-VM-EXIT=([0-9]+)\;$nonce$ ]]; then
@@ -199,6 +261,19 @@ exec 8>&-
 qrc=0
 wait "$qpid" || qrc=$?
 qpid=
+if [ "$input" = tty ]; then
+    # The output cat ends with qemu (if qemu never opened term.out, opening
+    # it here lets the cat's own open return); the input cat would wait for
+    # the next key.
+    [ -z "$inpid" ] || { kill "$inpid" 2>/dev/null; wait "$inpid" 2>/dev/null; } || true
+    inpid=
+    : 1<>"$run/term.out"
+    wait "$outpid" || true
+    outpid=
+    stty "$saved_tty" <&7
+    saved_tty=
+    exec 7<&-
+fi
 [ -n "$timing" ] && echo "$prog: total $(elapsed) s" >&2
 
 if [ -z "$status" ]; then
