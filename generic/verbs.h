@@ -161,6 +161,8 @@ typedef struct VerbsMr {
     unsigned char *buf;		/* Page-aligned buffer owned by the MR. */
     size_t length;
     int access;
+    int unusable;		/* A rereg failed in the kernel: the MR may
+				 * only be closed. */
 } VerbsMr;
 
 typedef struct VerbsMw {
@@ -227,6 +229,7 @@ typedef struct VerbsAh {
 MODULE_SCOPE VerbsObj *	VerbsObjNew(const VerbsType *typePtr);
 MODULE_SCOPE int	VerbsObjRegister(Tcl_Interp *interp, VerbsObj *objPtr,
 			    VerbsObj *parent, Tcl_Obj *nameObj);
+MODULE_SCOPE void	VerbsObjReparent(VerbsObj *objPtr, VerbsObj *parent);
 MODULE_SCOPE void	VerbsObjRetain(VerbsObj *objPtr);
 MODULE_SCOPE void	VerbsObjRelease(VerbsObj *objPtr);
 MODULE_SCOPE VerbsObj *	VerbsObjGet(Tcl_Interp *interp, Tcl_Obj *nameObj,
@@ -403,11 +406,12 @@ MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 	verbsSendFlags[], verbsWrOpcode[], verbsMigState[], verbsQpState[],
 	verbsAccessFlags[], verbsNodeType[], verbsTransportType[], verbsRate[],
 	verbsMtu[], verbsLinkLayer[], verbsGidType[], verbsEventType[],
-	verbsSendOps[], verbsCqWcFlags[];
+	verbsSendOps[], verbsCqWcFlags[], verbsDeviceCapFlagsEx[];
 
 MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
 	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,
-	verbsGidEntryStruct, verbsSrqAttrStruct;
+	verbsGidEntryStruct, verbsSrqAttrStruct, verbsDeviceAttrExStruct,
+	verbsWcInputStruct;
 
 MODULE_SCOPE Tcl_Obj *	VerbsEnumObj(const VerbsEnum *table, uint64_t value);
 MODULE_SCOPE Tcl_Obj *	VerbsFlagsObj(const VerbsEnum *table, uint64_t value);
@@ -481,7 +485,7 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
 VERBS_TYPES(VERBS_DECLARE_TYPE)
 MODULE_SCOPE const VerbsType *const verbsTypes[];
 
-MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd;
+MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsForkInitCmd, VerbsForkStatusCmd;
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
 MODULE_SCOPE int	VerbsWcError(Tcl_Interp *interp, VerbsObj *objPtr,
@@ -512,6 +516,8 @@ MODULE_SCOPE VerbsGetProc VerbsMrPd;
 MODULE_SCOPE VerbsPd *	VerbsMrPdOf(VerbsMr *m);
 MODULE_SCOPE int	VerbsCheckLength(Tcl_Interp *interp, const char *key,
 			    uint64_t value);
+MODULE_SCOPE int	VerbsParseSgList(Tcl_Interp *interp, Tcl_Obj *listObj,
+			    struct ibv_sge **sgePtr, int *numPtr);
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);

@@ -26,10 +26,13 @@ static const VerbsField ahCget[] = {
     VERBS_FIELD_END
 };
 
-static Tcl_ObjCmdProc AhCreateCmd;
+static Tcl_ObjCmdProc AhCreateCmd, AhFromWcCmd, AhAttrFromWcCmd;
+static int	NewAh(Tcl_Interp *interp, VerbsPd *p, struct ibv_ah *ah,
+		    Tcl_Obj *nameObj);
 
 static const VerbsCtor ahCtors[] = {
-    {"create", AhCreateCmd}, {NULL, NULL}
+    {"attr_from_wc", AhAttrFromWcCmd}, {"create", AhCreateCmd},
+    {"from_wc", AhFromWcCmd}, {NULL, NULL}
 };
 
 /*
@@ -159,7 +162,6 @@ AhCreateCmd(
     struct ibv_ah_attr attr;
     struct ibv_ah *ah;
     VerbsPd *p;
-    VerbsAh *a;
 
     if (VerbsCreateArgs(interp, objc, objv, "pd attributes", options, &args,
 	    &verbsPdClass) != TCL_OK
@@ -171,13 +173,195 @@ AhCreateCmd(
     if (ah == NULL) {
 	return VerbsSysError(interp, "ibv_create_ah", &p->obj, NULL, errno);
     }
-    a = (VerbsAh *) VerbsObjNew(&verbsAhClass);
+    return NewAh(interp, p, ah, args.command);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * NewAh --
+ *
+ *	Give a new address handle its object under the pd.
+ *
+ * Results:
+ *	A standard Tcl result, the object's name.
+ *
+ * Side effects:
+ *	Creates a command; destroys the AH when that fails.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+NewAh(
+    Tcl_Interp *interp,
+    VerbsPd *p,
+    struct ibv_ah *ah,
+    Tcl_Obj *nameObj)
+{
+    VerbsAh *a = (VerbsAh *) VerbsObjNew(&verbsAhClass);
+
     a->ah = ah;
-    if (VerbsObjRegister(interp, &a->obj, &p->obj, args.command)
-	    != TCL_OK) {
+    if (VerbsObjRegister(interp, &a->obj, &p->obj, nameObj) != TCL_OK) {
 	ibv_destroy_ah(ah);
 	ckfree(a);
 	return TCL_ERROR;
     }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ParseWcArgs --
+ *
+ *	The words of from_wc and attr_from_wc after the parent: a work
+ *	completion dict (as $cq poll returns it: src_qp, slid, sl,
+ *	wc_flags, pkey_index, dlid_path_bits ...) and, when its wc_flags
+ *	say grh, -grh with the 40 bytes a UD receive puts first in its
+ *	buffer.  -port defaults to 1.
+ *
+ * Results:
+ *	A standard Tcl result; fills *wc, *grh, *portPtr.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+typedef struct {
+    VerbsCreateHead head;
+    Tcl_Obj *grh;
+    uint8_t port;
+} WcArgs;
+
+static const VerbsField wcOptions[] = {
+    VERBS_OPTION_COMMAND,
+    VERBS_OPTION(WcArgs, grh, VF_TCLOBJ, NULL, "bytes"),
+    VERBS_OPTION(WcArgs, port, VF_UINT, NULL, "port"),
+    VERBS_FIELD_END
+};
+
+static int
+ParseWcArgs(
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[],
+    const char *fixed,
+    const VerbsField *options,
+    const VerbsType *parentClass,
+    WcArgs *args,
+    struct ibv_wc *wc,
+    struct ibv_grh *grh)
+{
+    const unsigned char *bytes;
+    Tcl_Size n;
+
+    memset(args, 0, sizeof(*args));
+    args->port = 1;
+    memset(wc, 0, sizeof(*wc));
+    memset(grh, 0, sizeof(*grh));
+    if (VerbsCreateArgs(interp, objc, objv, fixed, options, args,
+	    parentClass) != TCL_OK
+	    || VerbsDictToStruct(interp, &verbsWcInputStruct, "wc", objv[2], wc,
+	    NULL) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (args->grh == NULL) {
+	if (wc->wc_flags & IBV_WC_GRH) {
+	    return VerbsArgError(interp, "-grh", NULL, "the completion has "
+		    "a grh: give its 40 bytes with -grh");
+	}
+	return TCL_OK;
+    }
+    bytes = VerbsGetBytes(interp, "-grh", args->grh, &n);
+    if (bytes == NULL) {
+	return TCL_ERROR;
+    }
+    if (n < (Tcl_Size) sizeof(*grh)) {
+	return VerbsArgError(interp, "-grh", NULL, "-grh is %"
+		TCL_SIZE_MODIFIER "d bytes: a grh is %d", n, (int) sizeof(*grh));
+    }
+    memcpy(grh, bytes, sizeof(*grh));
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * AhFromWcCmd, AhAttrFromWcCmd --
+ *
+ *	verbs::ah from_wc PD WC ?-grh BYTES? ?-port N? ?-command NAME?:
+ *	an address handle back to whoever sent the completion's message
+ *	(ibv_create_ah_from_wc), so that a UD server answers its clients.
+ *	verbs::ah attr_from_wc CONTEXT WC ?-grh BYTES? ?-port N?: the
+ *	ah_attr dict of the same (ibv_init_ah_from_wc).
+ *
+ * Results:
+ *	The ah object's name; the ah_attr dict.
+ *
+ * Side effects:
+ *	from_wc creates an AH.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+AhFromWcCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    WcArgs args;
+    struct ibv_wc wc;
+    struct ibv_grh grh;
+    struct ibv_ah *ah;
+    VerbsPd *p;
+
+    if (ParseWcArgs(interp, objc, objv, "pd wc", wcOptions, &verbsPdClass,
+	    &args, &wc, &grh) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    p = (VerbsPd *) args.head.parent;
+    ah = ibv_create_ah_from_wc(p->pd, &wc, args.grh ? &grh : NULL,
+	    args.port);
+    if (ah == NULL) {
+	return VerbsSysError(interp, "ibv_create_ah_from_wc", &p->obj, NULL,
+		errno);
+    }
+    return NewAh(interp, p, ah, args.head.command);
+}
+
+static int
+AhAttrFromWcCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    WcArgs args;
+    struct ibv_wc wc;
+    struct ibv_grh grh;
+    struct ibv_ah_attr attr;
+    VerbsContext *c;
+    int err;
+
+    /* The same options but -command: no object is made. */
+    if (ParseWcArgs(interp, objc, objv, "context wc", wcOptions + 1,
+	    &verbsContextClass, &args, &wc, &grh) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    c = (VerbsContext *) args.head.parent;
+    memset(&attr, 0, sizeof(attr));
+    err = ibv_init_ah_from_wc(c->ctx, args.port, &wc,
+	    args.grh ? &grh : NULL, &attr);
+    if (err) {
+	/* Some paths return -1 with errno, others the errno itself. */
+	return VerbsSysError(interp, "ibv_init_ah_from_wc", &c->obj, NULL,
+		err > 0 ? err : errno ? errno : EINVAL);
+    }
+    Tcl_SetObjResult(interp, VerbsStructToDict(&verbsAhAttrStruct, &attr));
     return TCL_OK;
 }

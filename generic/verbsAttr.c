@@ -109,6 +109,40 @@ const VerbsEnum verbsDeviceCapFlags[] = {
     {"managed_flow_steering", IBV_DEVICE_MANAGED_FLOW_STEERING},
     {NULL, 0}
 };
+
+/*
+ * device_cap_flags_ex: the same low 32 bits, and more above them.
+ */
+
+const VerbsEnum verbsDeviceCapFlagsEx[] = {
+    {"resize_max_wr", IBV_DEVICE_RESIZE_MAX_WR},
+    {"bad_pkey_cntr", IBV_DEVICE_BAD_PKEY_CNTR},
+    {"bad_qkey_cntr", IBV_DEVICE_BAD_QKEY_CNTR},
+    {"raw_multi", IBV_DEVICE_RAW_MULTI},
+    {"auto_path_mig", IBV_DEVICE_AUTO_PATH_MIG},
+    {"change_phy_port", IBV_DEVICE_CHANGE_PHY_PORT},
+    {"ud_av_port_enforce", IBV_DEVICE_UD_AV_PORT_ENFORCE},
+    {"curr_qp_state_mod", IBV_DEVICE_CURR_QP_STATE_MOD},
+    {"shutdown_port", IBV_DEVICE_SHUTDOWN_PORT},
+    {"init_type", IBV_DEVICE_INIT_TYPE},
+    {"port_active_event", IBV_DEVICE_PORT_ACTIVE_EVENT},
+    {"sys_image_guid", IBV_DEVICE_SYS_IMAGE_GUID},
+    {"rc_rnr_nak_gen", IBV_DEVICE_RC_RNR_NAK_GEN},
+    {"srq_resize", IBV_DEVICE_SRQ_RESIZE},
+    {"n_notify_cq", IBV_DEVICE_N_NOTIFY_CQ},
+    {"mem_window", IBV_DEVICE_MEM_WINDOW},
+    {"ud_ip_csum", IBV_DEVICE_UD_IP_CSUM},
+    {"xrc", IBV_DEVICE_XRC},
+    {"mem_mgt_extensions", IBV_DEVICE_MEM_MGT_EXTENSIONS},
+    {"mem_window_type_2a", IBV_DEVICE_MEM_WINDOW_TYPE_2A},
+    {"mem_window_type_2b", IBV_DEVICE_MEM_WINDOW_TYPE_2B},
+    {"rc_ip_csum", IBV_DEVICE_RC_IP_CSUM},
+    {"raw_ip_csum", IBV_DEVICE_RAW_IP_CSUM},
+    {"managed_flow_steering", IBV_DEVICE_MANAGED_FLOW_STEERING},
+    {"raw_scatter_fcs", IBV_DEVICE_RAW_SCATTER_FCS},
+    {"pci_write_end_padding", IBV_DEVICE_PCI_WRITE_END_PADDING},
+    {NULL, 0}
+};
 const VerbsEnum verbsAtomicCap[] = {
     {"none", IBV_ATOMIC_NONE},
     {"hca", IBV_ATOMIC_HCA},
@@ -401,6 +435,165 @@ const VerbsStruct verbsDeviceAttrStruct = {
     "device attribute", deviceAttrFields
 };
 
+/*
+ * ibv_query_device_ex: the extended attributes, with orig_attr the
+ * classic ones as a nested dict.
+ */
+
+static const VerbsEnum odpGeneralCaps[] = {
+    {"support", IBV_ODP_SUPPORT},
+    {"support_implicit", IBV_ODP_SUPPORT_IMPLICIT},
+    {NULL, 0}
+};
+static const VerbsEnum odpTransportCaps[] = {
+    {"send", IBV_ODP_SUPPORT_SEND},
+    {"recv", IBV_ODP_SUPPORT_RECV},
+    {"write", IBV_ODP_SUPPORT_WRITE},
+    {"read", IBV_ODP_SUPPORT_READ},
+    {"atomic", IBV_ODP_SUPPORT_ATOMIC},
+    {"srq_recv", IBV_ODP_SUPPORT_SRQ_RECV},
+    {NULL, 0}
+};
+#define QPT_BIT(name, t) {name, 1u << (t)}
+static const VerbsEnum qpTypeBits[] = {
+    QPT_BIT("rc", IBV_QPT_RC), QPT_BIT("uc", IBV_QPT_UC),
+    QPT_BIT("ud", IBV_QPT_UD), QPT_BIT("raw_packet", IBV_QPT_RAW_PACKET),
+    QPT_BIT("xrc_send", IBV_QPT_XRC_SEND),
+    QPT_BIT("xrc_recv", IBV_QPT_XRC_RECV),
+    {NULL, 0}
+};
+static const VerbsEnum rxHashFields[] = {
+    {"src_ipv4", IBV_RX_HASH_SRC_IPV4},
+    {"dst_ipv4", IBV_RX_HASH_DST_IPV4},
+    {"src_ipv6", IBV_RX_HASH_SRC_IPV6},
+    {"dst_ipv6", IBV_RX_HASH_DST_IPV6},
+    {"src_port_tcp", IBV_RX_HASH_SRC_PORT_TCP},
+    {"dst_port_tcp", IBV_RX_HASH_DST_PORT_TCP},
+    {"src_port_udp", IBV_RX_HASH_SRC_PORT_UDP},
+    {"dst_port_udp", IBV_RX_HASH_DST_PORT_UDP},
+    {"ipsec_spi", IBV_RX_HASH_IPSEC_SPI},
+    {"inner", IBV_RX_HASH_INNER},
+    {NULL, 0}
+};
+static const VerbsEnum rxHashFunction[] = {
+    {"toeplitz", IBV_RX_HASH_FUNC_TOEPLITZ},
+    {NULL, 0}
+};
+static const VerbsEnum rawPacketCaps[] = {
+    {"cvlan_stripping", IBV_RAW_PACKET_CAP_CVLAN_STRIPPING},
+    {"scatter_fcs", IBV_RAW_PACKET_CAP_SCATTER_FCS},
+    {"ip_csum", IBV_RAW_PACKET_CAP_IP_CSUM},
+    {"delay_drop", IBV_RAW_PACKET_CAP_DELAY_DROP},
+    {NULL, 0}
+};
+static const VerbsEnum tmCapFlags[] = {
+    {"rc", IBV_TM_CAP_RC},
+    {NULL, 0}
+};
+static const VerbsEnum pciAtomicCaps[] = {
+    {"4_byte", IBV_PCI_ATOMIC_OPERATION_4_BYTE_SIZE_SUP},
+    {"8_byte", IBV_PCI_ATOMIC_OPERATION_8_BYTE_SIZE_SUP},
+    {"16_byte", IBV_PCI_ATOMIC_OPERATION_16_BYTE_SIZE_SUP},
+    {NULL, 0}
+};
+
+#define XR(st, f, kind, table) VERBS_FIELD(st, f, kind, table, 0, VF_READONLY)
+
+typedef struct ibv_odp_caps OdpCaps;
+static const VerbsField odpTransportFields[] = {
+    XR(__typeof__(((OdpCaps *) 0)->per_transport_caps), rc_odp_caps,
+	    VF_FLAGS, odpTransportCaps),
+    XR(__typeof__(((OdpCaps *) 0)->per_transport_caps), uc_odp_caps,
+	    VF_FLAGS, odpTransportCaps),
+    XR(__typeof__(((OdpCaps *) 0)->per_transport_caps), ud_odp_caps,
+	    VF_FLAGS, odpTransportCaps),
+    VERBS_FIELD_END
+};
+static const VerbsStruct odpTransportStruct = {
+    "odp transport caps", odpTransportFields
+};
+static const VerbsField odpFields[] = {
+    XR(OdpCaps, general_caps, VF_FLAGS, odpGeneralCaps),
+    XR(OdpCaps, per_transport_caps, VF_STRUCT, &odpTransportStruct),
+    VERBS_FIELD_END
+};
+static const VerbsStruct odpStruct = {"odp caps", odpFields};
+static const VerbsField tsoFields[] = {
+    XR(struct ibv_tso_caps, max_tso, VF_UINT, NULL),
+    XR(struct ibv_tso_caps, supported_qpts, VF_FLAGS, qpTypeBits),
+    VERBS_FIELD_END
+};
+static const VerbsStruct tsoStruct = {"tso caps", tsoFields};
+static const VerbsField rssFields[] = {
+    XR(struct ibv_rss_caps, supported_qpts, VF_FLAGS, qpTypeBits),
+    XR(struct ibv_rss_caps, max_rwq_indirection_tables, VF_UINT, NULL),
+    XR(struct ibv_rss_caps, max_rwq_indirection_table_size, VF_UINT, NULL),
+    XR(struct ibv_rss_caps, rx_hash_fields_mask, VF_FLAGS,
+	    rxHashFields),
+    XR(struct ibv_rss_caps, rx_hash_function, VF_FLAGS,
+	    rxHashFunction),
+    VERBS_FIELD_END
+};
+static const VerbsStruct rssStruct = {"rss caps", rssFields};
+static const VerbsField pacingFields[] = {
+    XR(struct ibv_packet_pacing_caps, qp_rate_limit_min, VF_UINT, NULL),
+    XR(struct ibv_packet_pacing_caps, qp_rate_limit_max, VF_UINT, NULL),
+    XR(struct ibv_packet_pacing_caps, supported_qpts, VF_FLAGS, qpTypeBits),
+    VERBS_FIELD_END
+};
+static const VerbsStruct pacingStruct = {"packet pacing caps", pacingFields};
+static const VerbsField tmFields[] = {
+    XR(struct ibv_tm_caps, max_rndv_hdr_size, VF_UINT, NULL),
+    XR(struct ibv_tm_caps, max_num_tags, VF_UINT, NULL),
+    XR(struct ibv_tm_caps, flags, VF_FLAGS, tmCapFlags),
+    XR(struct ibv_tm_caps, max_ops, VF_UINT, NULL),
+    XR(struct ibv_tm_caps, max_sge, VF_UINT, NULL),
+    VERBS_FIELD_END
+};
+static const VerbsStruct tmStruct = {"tm caps", tmFields};
+static const VerbsField cqModFields[] = {
+    XR(struct ibv_cq_moderation_caps, max_cq_count, VF_UINT, NULL),
+    XR(struct ibv_cq_moderation_caps, max_cq_period, VF_UINT, NULL),
+    VERBS_FIELD_END
+};
+static const VerbsStruct cqModStruct = {"cq moderation caps", cqModFields};
+static const VerbsField pciAtomicFields[] = {
+    XR(struct ibv_pci_atomic_caps, fetch_add, VF_FLAGS, pciAtomicCaps),
+    XR(struct ibv_pci_atomic_caps, swap, VF_FLAGS, pciAtomicCaps),
+    XR(struct ibv_pci_atomic_caps, compare_swap, VF_FLAGS, pciAtomicCaps),
+    VERBS_FIELD_END
+};
+static const VerbsStruct pciAtomicStruct = {
+    "pci atomic caps", pciAtomicFields
+};
+
+#define DX(f, kind, table) XR(struct ibv_device_attr_ex, f, kind, table)
+static const VerbsField deviceAttrExFields[] = {
+    DX(orig_attr, VF_STRUCT, &verbsDeviceAttrStruct),
+    DX(comp_mask, VF_UINT, NULL),
+    DX(odp_caps, VF_STRUCT, &odpStruct),
+    DX(completion_timestamp_mask, VF_UINT, NULL),
+    DX(hca_core_clock, VF_UINT, NULL),
+    DX(device_cap_flags_ex, VF_FLAGS, verbsDeviceCapFlagsEx),
+    DX(tso_caps, VF_STRUCT, &tsoStruct),
+    DX(rss_caps, VF_STRUCT, &rssStruct),
+    DX(max_wq_type_rq, VF_UINT, NULL),
+    DX(packet_pacing_caps, VF_STRUCT, &pacingStruct),
+    DX(raw_packet_caps, VF_FLAGS, rawPacketCaps),
+    DX(tm_caps, VF_STRUCT, &tmStruct),
+    DX(cq_mod_caps, VF_STRUCT, &cqModStruct),
+    DX(max_dm_size, VF_UINT, NULL),
+    DX(pci_atomic_caps, VF_STRUCT, &pciAtomicStruct),
+    DX(xrc_odp_caps, VF_FLAGS, odpTransportCaps),
+    DX(phys_port_cnt_ex, VF_UINT, NULL),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsDeviceAttrExStruct = {
+    "extended device attribute", deviceAttrExFields
+};
+#undef XR
+#undef DX
+
 #define PA(f, kind, table) \
     VERBS_FIELD(struct ibv_port_attr, f, kind, table, 0, RO)
 static const VerbsField portAttrFields[] = {
@@ -520,24 +713,33 @@ static const VerbsField srqAttrFields[] = {
 };
 const VerbsStruct verbsSrqAttrStruct = {"srq attribute", srqAttrFields};
 
-#define WC(f, kind, table) VERBS_FIELD(struct ibv_wc, f, kind, table, 0, RO)
-static const VerbsField wcFields[] = {
-    WC(wr_id, VF_UINT, NULL),
-    WC(status, VF_ENUM, verbsWcStatus),
-    WC(opcode, VF_ENUM, verbsWcOpcode),
-    WC(vendor_err, VF_UINT, NULL),
-    WC(byte_len, VF_UINT, NULL),
-    WC(imm_data, VF_BE32, NULL),
-    WC(qp_num, VF_UINT, NULL),
-    WC(src_qp, VF_UINT, NULL),
-    WC(wc_flags, VF_FLAGS, verbsWcFlags),
-    WC(pkey_index, VF_UINT, NULL),
-    WC(slid, VF_UINT, NULL),
-    WC(sl, VF_UINT, NULL),
-    WC(dlid_path_bits, VF_UINT, NULL),
+/*
+ * A work completion: read-only as a poll result; the same fields as input
+ * (verbs::ah from_wc takes a completion dict back).
+ */
+
+#define WC_FIELDS(flags) \
+    WC(wr_id, VF_UINT, NULL, flags), \
+    WC(status, VF_ENUM, verbsWcStatus, flags), \
+    WC(opcode, VF_ENUM, verbsWcOpcode, flags), \
+    WC(vendor_err, VF_UINT, NULL, flags), \
+    WC(byte_len, VF_UINT, NULL, flags), \
+    WC(imm_data, VF_BE32, NULL, flags), \
+    WC(qp_num, VF_UINT, NULL, flags), \
+    WC(src_qp, VF_UINT, NULL, flags), \
+    WC(wc_flags, VF_FLAGS, verbsWcFlags, flags), \
+    WC(pkey_index, VF_UINT, NULL, flags), \
+    WC(slid, VF_UINT, NULL, flags), \
+    WC(sl, VF_UINT, NULL, flags), \
+    WC(dlid_path_bits, VF_UINT, NULL, flags), \
     VERBS_FIELD_END
-};
+#define WC(f, kind, table, flags) \
+    VERBS_FIELD(struct ibv_wc, f, kind, table, 0, flags)
+static const VerbsField wcFields[] = {WC_FIELDS(RO)};
+static const VerbsField wcInputFields[] = {WC_FIELDS(0)};
+#undef WC
 const VerbsStruct verbsWcStruct = {"work completion", wcFields};
+const VerbsStruct verbsWcInputStruct = {"work completion key", wcInputFields};
 
 /*
  *----------------------------------------------------------------------

@@ -12,20 +12,23 @@
 #include "verbs.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <string.h>
 #include <time.h>
 
 #define POLL_BATCH 64
 #define NO_WC_FLAGS (~(uint64_t) 0)	/* -wc_flags not given. */
 
-static VerbsMethodProc CqPoll, CqReqNotify, CqWait, ChannelNotify,
-	ChannelWait;
+static VerbsMethodProc CqModify, CqPoll, CqReqNotify, CqResize, CqWait,
+	ChannelNotify, ChannelWait;
 
 static const VerbsMethod cqMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
+    {"modify", CqModify, 1, 1, "attributes"},
     {"poll", CqPoll, 0, 1, "?max?"},
     {"req_notify", CqReqNotify, 0, 1, "?-solicited?"},
+    {"resize", CqResize, 1, 1, "cqe"},
     {"wait", CqWait, 1, 5, "count ?-timeout ms? ?-check bool?"},
     {NULL, NULL, 0, 0, NULL}
 };
@@ -598,6 +601,76 @@ CqReqNotify(
     err = ibv_req_notify_cq(c->cq, objc == 3);
     if (err) {
 	return VerbsSysError(interp, "ibv_req_notify_cq", objPtr, NULL, err);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CqResize, CqModify --
+ *
+ *	$cq resize CQE: ibv_resize_cq (the device may round CQE up: cget
+ *	-cqe tells).  $cq modify {cq_count N cq_period USEC}: completion
+ *	moderation (ibv_modify_cq), an event after N completions or USEC
+ *	microseconds.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Changes the CQ.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static const VerbsField moderateFields[] = {
+    VERBS_FIELD(struct ibv_moderate_cq, cq_count, VF_UINT, NULL,
+	    IBV_CQ_ATTR_MODERATE, 0),
+    VERBS_FIELD(struct ibv_moderate_cq, cq_period, VF_UINT, NULL,
+	    IBV_CQ_ATTR_MODERATE, 0),
+    VERBS_FIELD_END
+};
+static const VerbsStruct moderateStruct = {"cq attribute", moderateFields};
+
+static int
+CqResize(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[])
+{
+    uint64_t cqe;
+    int err;
+
+    if (VerbsGetUInt(interp, "cqe", objv[2], INT32_MAX, &cqe) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if ((err = ibv_resize_cq(((VerbsCq *) objPtr)->cq, (int) cqe)) != 0) {
+	return VerbsSysError(interp, "ibv_resize_cq", objPtr, NULL, err);
+    }
+    return TCL_OK;
+}
+
+static int
+CqModify(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[])
+{
+    struct ibv_modify_cq_attr attr;
+    uint64_t mask = 0;
+    int err;
+
+    memset(&attr, 0, sizeof(attr));
+    if (VerbsDictToStruct(interp, &moderateStruct, "attributes", objv[2],
+	    &attr.moderate, &mask) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    attr.attr_mask = (uint32_t) mask;
+    if ((err = ibv_modify_cq(((VerbsCq *) objPtr)->cq, &attr)) != 0) {
+	return VerbsSysError(interp, "ibv_modify_cq", objPtr, NULL, err);
     }
     return TCL_OK;
 }

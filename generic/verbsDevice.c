@@ -21,13 +21,14 @@ static const VerbsMethod contextMethods[] = {
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
     {"notify", ContextNotify, 0, 1, "?script?"},
-    {"query", ContextQuery, 1, 3, "device|port PORT|gid PORT INDEX|"
-	    "gid_entry PORT INDEX|pkey PORT INDEX"},
+    {"query", ContextQuery, 1, 3, "device|device_ex|gid PORT INDEX|"
+	    "gid_entry PORT INDEX|gid_table|pkey PORT INDEX|port PORT|"
+	    "rt_values"},
     {"wait", ContextWait, 0, 2, "?-timeout ms?"},
     {NULL, NULL, 0, 0, NULL}
 };
 
-static VerbsGetProc ContextNodeType, ContextTransportType;
+static VerbsGetProc ContextNodeType, ContextTransportType, ContextIndex;
 
 static const VerbsField contextCget[] = {
     VERBS_CGET("-name", VerbsContext, devName, VF_CSTR, NULL),
@@ -39,6 +40,7 @@ static const VerbsField contextCget[] = {
 	    struct ibv_context, num_comp_vectors, VF_INT, NULL),
     VERBS_CGET_PROC("-node_type", ContextNodeType),
     VERBS_CGET_PROC("-transport_type", ContextTransportType),
+    VERBS_CGET_PROC("-index", ContextIndex),
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
 };
@@ -52,9 +54,11 @@ static const VerbsCtor contextCtors[] = {
 /*
  *----------------------------------------------------------------------
  *
- * ContextNodeType, ContextTransportType --
+ * ContextNodeType, ContextTransportType, ContextIndex --
  *
- *	The device's node and transport types, as names.
+ *	The device's node and transport types, as names; its kernel index
+ *	(ibv_get_device_index: the number rdma tools and sysfs use, -1
+ *	where the kernel does not say).
  *
  * Results:
  *	TCL_OK with *valuePtr set.
@@ -84,6 +88,17 @@ ContextTransportType(
 {
     *valuePtr = VerbsEnumObj(verbsTransportType,
 	    ((VerbsContext *) objPtr)->ctx->device->transport_type);
+    return TCL_OK;
+}
+
+static int
+ContextIndex(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    *valuePtr = Tcl_NewIntObj(ibv_get_device_index(
+	    ((VerbsContext *) objPtr)->ctx->device));
     return TCL_OK;
 }
 
@@ -426,6 +441,64 @@ ContextOpenCmd(
 /*
  *----------------------------------------------------------------------
  *
+ * QueryGidTable --
+ *
+ *	$ctx query gid_table: every valid GID entry of every port
+ *	(ibv_query_gid_table), as a list of gid_entry dicts.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+QueryGidTable(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr)
+{
+    struct ibv_context *ctx = ((VerbsContext *) objPtr)->ctx;
+    struct ibv_device_attr dev;
+    struct ibv_port_attr port;
+    struct ibv_gid_entry *entries;
+    size_t max = 0;
+    ssize_t n, i;
+    int p, err;
+    Tcl_Obj *list;
+
+    if ((err = ibv_query_device(ctx, &dev)) != 0) {
+	return VerbsSysError(interp, "ibv_query_device", objPtr, NULL, err);
+    }
+    for (p = 1; p <= dev.phys_port_cnt; p++) {
+	if ((err = ibv_query_port(ctx, (uint8_t) p, &port)) != 0) {
+	    return VerbsSysError(interp, "ibv_query_port", objPtr, NULL, err);
+	}
+	max += (size_t) port.gid_tbl_len;
+    }
+    entries = (struct ibv_gid_entry *) ckalloc((max ? max : 1)
+	    * sizeof(struct ibv_gid_entry));
+    n = ibv_query_gid_table(ctx, entries, max, 0);
+    if (n < 0) {
+	ckfree(entries);
+	return VerbsSysError(interp, "ibv_query_gid_table", objPtr, NULL,
+		(int) -n);
+    }
+    list = Tcl_NewObj();
+    for (i = 0; i < n; i++) {
+	Tcl_ListObjAppendElement(NULL, list,
+		VerbsStructToDict(&verbsGidEntryStruct, &entries[i]));
+    }
+    ckfree(entries);
+    Tcl_SetObjResult(interp, list);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * ContextQuery --
  *
  *	$ctx query device | port PORT | gid PORT INDEX | gid_entry PORT
@@ -448,13 +521,17 @@ ContextQuery(
     Tcl_Obj *const objv[])
 {
     static const char *const what[] = {
-	"device", "gid", "gid_entry", "pkey", "port", NULL
+	"device", "device_ex", "gid", "gid_entry", "gid_table", "pkey", "port",
+	"rt_values", NULL
     };
-    static const int nargs[] = {0, 2, 2, 2, 1};
-    enum { Q_DEVICE, Q_GID, Q_GID_ENTRY, Q_PKEY, Q_PORT };
+    static const int nargs[] = {0, 0, 2, 2, 0, 2, 1, 0};
+    enum {
+	Q_DEVICE, Q_DEVICE_EX, Q_GID, Q_GID_ENTRY, Q_GID_TABLE, Q_PKEY,
+	Q_PORT, Q_RT_VALUES
+    };
     static const char *const usage[] = {
-	"device", "gid PORT INDEX", "gid_entry PORT INDEX", "pkey PORT INDEX",
-	"port PORT"
+	"device", "device_ex", "gid PORT INDEX", "gid_entry PORT INDEX",
+	"gid_table", "pkey PORT INDEX", "port PORT", "rt_values"
     };
     struct ibv_context *ctx = ((VerbsContext *) objPtr)->ctx;
     int index, err;
@@ -487,6 +564,34 @@ ContextQuery(
 	}
 	Tcl_SetObjResult(interp, VerbsStructToDict(&verbsDeviceAttrStruct,
 		&attr));
+	break;
+    }
+    case Q_DEVICE_EX: {
+	struct ibv_device_attr_ex attr;
+
+	memset(&attr, 0, sizeof(attr));
+	if ((err = ibv_query_device_ex(ctx, NULL, &attr)) != 0) {
+	    return VerbsSysError(interp, "ibv_query_device_ex", objPtr, NULL,
+		    err);
+	}
+	Tcl_SetObjResult(interp, VerbsStructToDict(&verbsDeviceAttrExStruct,
+		&attr));
+	break;
+    }
+    case Q_GID_TABLE:
+	return QueryGidTable(interp, objPtr);
+    case Q_RT_VALUES: {
+	struct ibv_values_ex values;
+
+	memset(&values, 0, sizeof(values));
+	values.comp_mask = IBV_VALUES_MASK_RAW_CLOCK;
+	if ((err = ibv_query_rt_values_ex(ctx, &values)) != 0) {
+	    return VerbsSysError(interp, "ibv_query_rt_values_ex", objPtr,
+		    NULL, err);
+	}
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("raw_clock %lld",
+		(long long) values.raw_clock.tv_sec * 1000000000LL
+		+ values.raw_clock.tv_nsec));
 	break;
     }
     case Q_PORT: {
@@ -533,5 +638,69 @@ ContextQuery(
 	break;
     }
     }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsForkInitCmd, VerbsForkStatusCmd --
+ *
+ *	verbs::fork_init: make registered memory safe across fork()
+ *	(ibv_fork_init; call it before any memory is registered).
+ *	verbs::fork_status: what libibverbs does about fork, as
+ *	ibv_is_fork_initialized says: disabled, enabled or unneeded (the
+ *	kernel copes by itself).
+ *
+ * Results:
+ *	Both return the status name.
+ *
+ * Side effects:
+ *	fork_init changes how libibverbs registers memory.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static const VerbsEnum forkStatus[] = {
+    {"disabled", IBV_FORK_DISABLED},
+    {"enabled", IBV_FORK_ENABLED},
+    {"unneeded", IBV_FORK_UNNEEDED},
+    {NULL, 0}
+};
+
+int
+VerbsForkInitCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    int err;
+
+    if (objc != 1) {
+	Tcl_WrongNumArgs(interp, 1, objv, NULL);
+	return TCL_ERROR;
+    }
+    if ((err = ibv_fork_init()) != 0) {
+	return VerbsSysError(interp, "ibv_fork_init", NULL, NULL, err);
+    }
+    Tcl_SetObjResult(interp, VerbsEnumObj(forkStatus,
+	    ibv_is_fork_initialized()));
+    return TCL_OK;
+}
+
+int
+VerbsForkStatusCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    if (objc != 1) {
+	Tcl_WrongNumArgs(interp, 1, objv, NULL);
+	return TCL_ERROR;
+    }
+    Tcl_SetObjResult(interp, VerbsEnumObj(forkStatus,
+	    ibv_is_fork_initialized()));
     return TCL_OK;
 }

@@ -127,7 +127,8 @@ Verbs_Init(
     Tcl_Interp *interp)
 {
     static const VerbsCtor plain[] = {
-	{"devices", VerbsDevicesCmd}, {"objects", VerbsObjectsCmd},
+	{"devices", VerbsDevicesCmd}, {"fork_init", VerbsForkInitCmd},
+	{"fork_status", VerbsForkStatusCmd}, {"objects", VerbsObjectsCmd},
 	{NULL, NULL}
     };
     const VerbsType *const *t;

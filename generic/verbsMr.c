@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static VerbsMethodProc MrRead, MrWrite, MrFill;
+static VerbsMethodProc MrRead, MrRereg, MrWrite, MrFill;
 
 static const VerbsMethod mrMethods[] = {
     VERBS_METHOD_CGET,
@@ -24,6 +24,7 @@ static const VerbsMethod mrMethods[] = {
     VERBS_METHOD_CLOSE,
     {"fill", MrFill, 1, 3, "byte ?offset? ?length?"},
     {"read", MrRead, 2, 2, "offset length"},
+    {"rereg", MrRereg, 0, 4, "?-access flags? ?-pd pd?"},
     {"write", MrWrite, 2, 2, "offset bytes"},
     {NULL, NULL, 0, 0, NULL}
 };
@@ -39,10 +40,10 @@ static const VerbsField mrCget[] = {
     VERBS_FIELD_END
 };
 
-static Tcl_ObjCmdProc MrCreateCmd, MwCreateCmd;
+static Tcl_ObjCmdProc MrCreateCmd, MrNullCmd, MwCreateCmd;
 
 static const VerbsCtor mrCtors[] = {
-    {"create", MrCreateCmd}, {NULL, NULL}
+    {"create", MrCreateCmd}, {"null", MrNullCmd}, {NULL, NULL}
 };
 
 /*
@@ -148,6 +149,15 @@ MrCheckRange(
 {
     Tcl_Obj *name, *value;
 
+    if (m->unusable) {
+	name = VerbsObjName(&m->obj);
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s is unusable after a failed "
+		"rereg: close it", Tcl_GetString(name)));
+	Tcl_SetErrorCode(interp, "VERBS", "ARG", "mr", Tcl_GetString(name),
+		NULL);
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
     if (off <= m->length && len <= m->length - off) {
 	return TCL_OK;
     }
@@ -424,6 +434,155 @@ MrCreateCmd(
     return VerbsMrNew(interp, (VerbsPd *) args.head.parent,
 	    args.head.parent, (size_t) args.length, (int) args.access,
 	    args.head.command, NULL);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrNullCmd --
+ *
+ *	verbs::mr null PD ?-command NAME?: a null MR (ibv_alloc_null_mr),
+ *	whose lkey makes the device drop what is written through it and
+ *	read nothing.  It has no buffer: its length is 0.
+ *
+ * Results:
+ *	The mr object command's name.
+ *
+ * Side effects:
+ *	ibv_alloc_null_mr.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MrNullCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    VerbsCreateHead args = {NULL, NULL};
+    struct ibv_mr *mr;
+    VerbsPd *p;
+    VerbsMr *m;
+
+    if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
+	    &verbsPdClass) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    p = (VerbsPd *) args.parent;
+    mr = ibv_alloc_null_mr(p->pd);
+    if (mr == NULL) {
+	return VerbsSysError(interp, "ibv_alloc_null_mr", &p->obj, NULL,
+		errno);
+    }
+    m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
+    m->mr = mr;
+    if (VerbsObjRegister(interp, &m->obj, &p->obj, args.command) != TCL_OK) {
+	ibv_dereg_mr(mr);
+	ckfree(m);
+	return TCL_ERROR;
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrRereg --
+ *
+ *	$mr rereg ?-access FLAGS? ?-pd PD?: change the access flags and/or
+ *	move the MR to another PD of the same context (ibv_rereg_mr; the
+ *	buffer stays).  The MR object moves with it in the tree.  When the
+ *	kernel's part fails the MR "should not be used" (ibv_rereg_mr(3)):
+ *	it is marked so, and every use but close is refused.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	ibv_rereg_mr; may re-parent the object; the keys may change.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MrRereg(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    typedef struct {
+	uint64_t access;
+	VerbsObj *pd;
+    } ReregArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(ReregArgs, access, VF_FLAGS, verbsAccessFlags, "flags"),
+	VERBS_OPTION(ReregArgs, pd, VF_OBJ, &verbsPdClass, "pd"),
+	VERBS_FIELD_END
+    };
+    VerbsMr *m = (VerbsMr *) objPtr;
+    ReregArgs args = {(uint64_t) m->access, NULL};
+    VerbsPd *newPd = NULL;
+    int flags = 0, err;
+
+    if ((objc % 2) != 0) {
+	Tcl_WrongNumArgs(interp, 2, objv, "?-access flags? ?-pd pd?");
+	return TCL_ERROR;
+    }
+    if (VerbsParseOptions(interp, objc, objv, 2, options, &args) != TCL_OK
+	    || MrCheckRange(interp, m, 0, 0, 0) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (args.access != (uint64_t) m->access) {
+	flags |= IBV_REREG_MR_CHANGE_ACCESS;
+    }
+    if (args.pd && args.pd != m->obj.parent) {
+	Tcl_Obj *name = VerbsObjName(args.pd);
+
+	newPd = (VerbsPd *) args.pd;
+	if (m->obj.parent->typePtr != &verbsPdClass
+		|| args.pd->parent != m->obj.parent->parent) {
+	    VerbsArgError(interp, "-pd", name, m->obj.parent->typePtr
+		    != &verbsPdClass ? "the mr of a pool stays on its pd"
+		    : "-pd \"%s\" is on another device context",
+		    Tcl_GetString(name));
+	    Tcl_DecrRefCount(name);
+	    return TCL_ERROR;
+	}
+	Tcl_DecrRefCount(name);
+	flags |= IBV_REREG_MR_CHANGE_PD;
+    }
+    if (flags == 0) {
+	return TCL_OK;
+    }
+    err = ibv_rereg_mr(m->mr, flags, newPd ? newPd->pd : NULL, NULL, 0,
+	    (int) args.access);
+    if (err != 0) {
+	int errnum = errno;
+
+	/*
+	 * A provider without the operation fails before the kernel is
+	 * asked: the MR is as it was.
+	 */
+
+	if ((err == IBV_REREG_MR_ERR_CMD
+		|| err == IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW)
+		&& errnum != EOPNOTSUPP && errnum != ENOSYS) {
+	    m->unusable = 1;
+	}
+	return VerbsSysError(interp, "ibv_rereg_mr", objPtr, NULL, errnum);
+    }
+    m->access = (int) args.access;
+    if (newPd) {
+	VerbsObjReparent(objPtr, &newPd->obj);
+    }
+    return TCL_OK;
 }
 
 /*

@@ -281,6 +281,50 @@ VerbsObjRelease(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsObjReparent --
+ *
+ *	Move an object under another parent (an MR moved to another PD by
+ *	ibv_rereg_mr): it leaves the old parent's children, joins the new
+ *	one's, and its parent reference moves along.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	May free the old parent, when that reference was its last.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsObjReparent(
+    VerbsObj *objPtr,
+    VerbsObj *parent)
+{
+    VerbsObj *old = objPtr->parent;
+
+    if (objPtr->prevSibling) {
+	objPtr->prevSibling->nextSibling = objPtr->nextSibling;
+    } else {
+	old->children = objPtr->nextSibling;
+    }
+    if (objPtr->nextSibling) {
+	objPtr->nextSibling->prevSibling = objPtr->prevSibling;
+    }
+    VerbsObjRetain(parent);
+    objPtr->parent = parent;
+    objPtr->prevSibling = NULL;
+    objPtr->nextSibling = parent->children;
+    if (parent->children) {
+	parent->children->prevSibling = objPtr;
+    }
+    parent->children = objPtr;
+    VerbsObjRelease(old);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * ObjectDeleted --
  *
  *	Delete proc of every object command.  Deletes the commands of the

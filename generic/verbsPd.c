@@ -10,7 +10,10 @@
 #include "verbs.h"
 #include <errno.h>
 
+static VerbsMethodProc PdAdviseMr;
+
 static const VerbsMethod pdMethods[] = {
+    {"advise_mr", PdAdviseMr, 2, 4, "advice sg_list ?-flush bool?"},
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
@@ -106,6 +109,74 @@ PdCreateCmd(
 	ibv_dealloc_pd(pd);
 	ckfree(p);
 	return TCL_ERROR;
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * PdAdviseMr --
+ *
+ *	$pd advise_mr ADVICE SG_LIST ?-flush BOOL?: ibv_advise_mr, advice
+ *	prefetch, prefetch_write or prefetch_no_fault about ranges of the
+ *	PD's on-demand-paging MRs (sg_list as in a work request); -flush
+ *	waits until it is done.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	May fault pages in.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+PdAdviseMr(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const VerbsEnum advices[] = {
+	{"prefetch", IBV_ADVISE_MR_ADVICE_PREFETCH},
+	{"prefetch_write", IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE},
+	{"prefetch_no_fault", IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT},
+	{NULL, 0}
+    };
+    typedef struct {
+	int flush;
+    } AdviseArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(AdviseArgs, flush, VF_BOOL, NULL, "bool"),
+	VERBS_FIELD_END
+    };
+    AdviseArgs args = {0};
+    struct ibv_sge *sge = NULL;
+    uint64_t advice;
+    int n = 0, err;
+
+    if ((objc % 2) != 0) {
+	Tcl_WrongNumArgs(interp, 2, objv, "advice sg_list ?-flush bool?");
+	return TCL_ERROR;
+    }
+    if (VerbsGetEnum(interp, advices, "advice", objv[2], &advice) != TCL_OK
+	    || VerbsParseOptions(interp, objc, objv, 4, options, &args)
+	    != TCL_OK
+	    || VerbsParseSgList(interp, objv[3], &sge, &n) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (n == 0) {
+	return VerbsArgError(interp, "sg_list", objv[3],
+		"advise_mr needs at least one sge");
+    }
+    err = ibv_advise_mr(((VerbsPd *) objPtr)->pd,
+	    (enum ibv_advise_mr_advice) advice,
+	    args.flush ? IBV_ADVISE_MR_FLAG_FLUSH : 0, sge, (uint32_t) n);
+    ckfree(sge);
+    if (err) {
+	return VerbsSysError(interp, "ibv_advise_mr", objPtr, NULL, err);
     }
     return TCL_OK;
 }

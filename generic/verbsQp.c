@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <string.h>
 
+static VerbsMethodProc QpDataInOrder, QpEce, QpRateLimit;
 static VerbsMethodProc QpModify, QpQuery, QpToInit, QpToRtr, QpToRts,
 	QpPostSend, QpPostRecv,
 	QpWrPost;
@@ -25,10 +26,13 @@ static const VerbsMethod qpMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
+    {"data_in_order", QpDataInOrder, 0, 1, "?opcode?"},
+    {"ece", QpEce, 0, 1, "?ece?"},
     {"modify", QpModify, 1, 1, "attributes"},
     {"post_recv", QpPostRecv, 1, -1, "wr ?wr ...?"},
     {"post_send", QpPostSend, 1, -1, "wr ?wr ...?"},
     {"query", QpQuery, 0, 0, ""},
+    {"rate_limit", QpRateLimit, 1, 1, "attributes"},
     {"send_burst", VerbsQpSendBurst, 0, -1,
 	    "-count n -sge {mr offset length} ?option value ...?"},
     {"to_init", QpToInit, 0, 1, "?attributes?"},
@@ -717,7 +721,7 @@ static const VerbsStruct sgeStruct = {"sge key", sgeFields};
 /*
  *----------------------------------------------------------------------
  *
- * ParseSgList --
+ * VerbsParseSgList --
  *
  *	A work request's sg_list: each element {MR OFFSET LENGTH} (checked
  *	against the MR's bounds) or a dict {addr A length L lkey K}.
@@ -732,8 +736,8 @@ static const VerbsStruct sgeStruct = {"sge key", sgeFields};
  *----------------------------------------------------------------------
  */
 
-static int
-ParseSgList(
+int
+VerbsParseSgList(
     Tcl_Interp *interp,
     Tcl_Obj *listObj,
     struct ibv_sge **sgePtr,
@@ -960,7 +964,7 @@ ParseSendWr(
     } else {
 	wr->imm_data = htonl(a.imm_data);
     }
-    if (a.sg_list && ParseSgList(interp, a.sg_list, &wr->sg_list,
+    if (a.sg_list && VerbsParseSgList(interp, a.sg_list, &wr->sg_list,
 	    &wr->num_sge) != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -1031,7 +1035,7 @@ ParseRecvWr(
     }
     wr->wr_id = a.wr_id;
     if (a.sg_list) {
-	return ParseSgList(interp, a.sg_list, &wr->sg_list, &wr->num_sge);
+	return VerbsParseSgList(interp, a.sg_list, &wr->sg_list, &wr->num_sge);
     }
     return TCL_OK;
 }
@@ -1471,4 +1475,118 @@ QpWrPost(
   done:
     FinishSendWrs(wrs, binds, n, posted);
     return result;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpDataInOrder, QpRateLimit, QpEce --
+ *
+ *	$qp data_in_order ?OPCODE?: whether the device writes the data of
+ *	that operation (default rdma_write) in order
+ *	(ibv_query_qp_data_in_order), 1 or 0.
+ *	$qp rate_limit {rate_limit KBPS max_burst_sz BYTES typical_pkt_sz
+ *	BYTES}: packet pacing (ibv_modify_qp_rate_limit).
+ *	$qp ece: the enhanced connection establishment options accepted
+ *	(ibv_query_ece) as a dict {vendor_id options comp_mask}; $qp ece
+ *	DICT sets the ones to offer (ibv_set_ece).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	rate_limit and ece DICT change the QP.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static const VerbsField rateLimitFields[] = {
+    VERBS_FIELD(struct ibv_qp_rate_limit_attr, rate_limit, VF_UINT, NULL, 0,
+	    0),
+    VERBS_FIELD(struct ibv_qp_rate_limit_attr, max_burst_sz, VF_UINT, NULL,
+	    0, 0),
+    VERBS_FIELD(struct ibv_qp_rate_limit_attr, typical_pkt_sz, VF_UINT, NULL,
+	    0, 0),
+    VERBS_FIELD_END
+};
+static const VerbsStruct rateLimitStruct = {
+    "rate limit attribute", rateLimitFields
+};
+static const VerbsField eceFields[] = {
+    VERBS_FIELD(struct ibv_ece, vendor_id, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct ibv_ece, options, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct ibv_ece, comp_mask, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+static const VerbsStruct eceStruct = {"ece field", eceFields};
+
+static int
+QpDataInOrder(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    uint64_t op = IBV_WR_RDMA_WRITE;
+
+    if (objc == 3 && VerbsGetEnum(interp, verbsWrOpcode, "opcode", objv[2],
+	    &op) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    Tcl_SetObjResult(interp, Tcl_NewIntObj(ibv_query_qp_data_in_order(
+	    ((VerbsQp *) objPtr)->qp, (enum ibv_wr_opcode) op, 0) > 0));
+    return TCL_OK;
+}
+
+static int
+QpRateLimit(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[])
+{
+    struct ibv_qp_rate_limit_attr attr;
+    int err;
+
+    memset(&attr, 0, sizeof(attr));
+    if (VerbsDictToStruct(interp, &rateLimitStruct, "attributes", objv[2],
+	    &attr, NULL) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if ((err = ibv_modify_qp_rate_limit(((VerbsQp *) objPtr)->qp, &attr))
+	    != 0) {
+	return VerbsSysError(interp, "ibv_modify_qp_rate_limit", objPtr, NULL,
+		err);
+    }
+    return TCL_OK;
+}
+
+static int
+QpEce(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    struct ibv_ece ece;
+    int err;
+
+    memset(&ece, 0, sizeof(ece));
+    if (objc == 3) {
+	if (VerbsDictToStruct(interp, &eceStruct, "ece", objv[2], &ece, NULL)
+		!= TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if ((err = ibv_set_ece(((VerbsQp *) objPtr)->qp, &ece)) != 0) {
+	    return VerbsSysError(interp, "ibv_set_ece", objPtr, NULL,
+		    err > 0 ? err : errno);
+	}
+	return TCL_OK;
+    }
+    if ((err = ibv_query_ece(((VerbsQp *) objPtr)->qp, &ece)) != 0) {
+	return VerbsSysError(interp, "ibv_query_ece", objPtr, NULL,
+		err > 0 ? err : errno);
+    }
+    Tcl_SetObjResult(interp, VerbsStructToDict(&eceStruct, &ece));
+    return TCL_OK;
 }

@@ -10,6 +10,7 @@
 #	rxe        the device is Soft-RoCE
 #	nodevice   no RDMA device at all (no-device behaviour)
 #	vm         running in the Soft-RoCE VM of tests/vm
+#	(and capability constraints, below)
 #
 #	tests/expect.tcl, which the examples' tests source, adds:
 #	expect     Expect (tcl-expect) loads
@@ -46,6 +47,29 @@ testConstraint twodevices [expr {$::vt::dev2 ne ""}]
 testConstraint rxe [string match rxe* $::vt::dev]
 testConstraint vm [info exists ::env(VERBS_VM)]
 testConstraint tcl9 [package vsatisfies [package provide Tcl] 9-]
+
+# Capabilities of the device, from ibv_query_device_ex, for the tests of
+# features that Debian 12's rxe lacks: they run where the device has them
+# (make test DEVICE=mlx5_0) and are skipped, by these names, elsewhere.
+#	mlx5       a ConnectX device (mlx5_*)
+#	odp        on-demand paging
+#	cqmod      completion moderation (ibv_modify_cq)
+#	pacing     packet pacing (ibv_modify_qp_rate_limit)
+#	rtclock    the device's raw clock (ibv_query_rt_values_ex)
+testConstraint mlx5 [string match mlx5_* $::vt::dev]
+foreach c {odp cqmod pacing rtclock} {testConstraint $c 0}
+if {$::vt::dev ne ""} {
+    apply {{} {
+	set ctx [verbs::context open $::vt::dev]
+	set x [$ctx query device_ex]
+	$ctx close
+	testConstraint odp [expr {"support" in [dict get $x odp_caps general_caps]}]
+	testConstraint cqmod [expr {[dict get $x cq_mod_caps max_cq_count] > 0}]
+	testConstraint pacing \
+	    [expr {[dict get $x packet_pacing_caps qp_rate_limit_max] > 0}]
+	testConstraint rtclock [expr {[dict get $x hca_core_clock] > 0}]
+    }}
+}
 
 # vt::gidIndex DEV --
 #	The GID index to use on a device: from the environment the VM
