@@ -134,18 +134,12 @@ proc ::pp::parseArgs {argv} {
     dict set opt server [lindex $positional 0]
 }
 
-# pp::wireGid GID / pp::fromWireGid HEX --
-#	A GID as it travels in the exchange message and back: its 16 bytes
-#	in order as 32 hex digits (ibv_rc_pingpong's gid_to_wire_gid prints
-#	each 32-bit word in big-endian order, which is just that), and
-#	those digits as a GID the verbs package accepts.
+# pp::wireGid GID --
+#	A GID as it travels in the exchange message: its 16 bytes in order
+#	as 32 hex digits.
 
 proc ::pp::wireGid {gid} {
     string tolower [string map {: {}} $gid]
-}
-
-proc ::pp::fromWireGid {hex} {
-    join [regexp -all -inline {....} [string tolower $hex]] :
 }
 
 # pp::ntop GID --
@@ -202,22 +196,19 @@ proc ::pp::ntop {gid} {
 
 # pp::message DEST / pp::parseMessage BYTES --
 #	The 52-byte exchange message for an endpoint dict (lid qpn psn gid),
-#	and the endpoint dict a peer's message describes (or an error).
+#	and the endpoint dict a peer's message describes (or an error): the
+#	package's verbs::pingpong encode and decode, with the key qpn.
 
 proc ::pp::message {dest} {
     dict with dest {}
-    set msg [format %04x:%06x:%06x:%s $lid $qpn $psn [wireGid $gid]]
-    # Always 51 characters for in-range fields; pad like the C buffer.
-    return [binary format a$::pp::MSGLEN $msg]
+    verbs::pingpong encode [dict create lid $lid qp_num $qpn psn $psn \
+	    gid $gid]
 }
 
 proc ::pp::parseMessage {bytes} {
-    set text [lindex [split $bytes \0] 0]
-    if {[scan $text {%x:%x:%x:%32[0-9a-fA-F]} lid qpn psn hex] != 4
-	    || [string length $hex] != 32} {
-	return -code error "bad address message \"$text\" from the peer"
-    }
-    dict create lid $lid qpn $qpn psn $psn gid [fromWireGid $hex]
+    set e [verbs::pingpong decode $bytes]
+    dict create lid [dict get $e lid] qpn [dict get $e qp_num] \
+	psn [dict get $e psn] gid [dict get $e gid]
 }
 
 # pp::printDest WHAT DEST ?SEP? --

@@ -1185,9 +1185,9 @@ VerbsU64Obj(
  * VerbsGuidObj, VerbsGidObj, VerbsGetGid --
  *
  *	GUIDs print as four groups of four hex digits, GIDs as eight
- *	groups; GID input is any IPv6
- *	notation, or an IPv4 address (mapped to ::ffff:a.b.c.d as RoCE v2
- *	does).
+ *	groups; GID input is any IPv6 notation, 32 hex digits (the GID of
+ *	the ibv_*_pingpong exchange), or an IPv4 address (mapped to
+ *	::ffff:a.b.c.d as RoCE v2 does).
  *
  * Results:
  *	VerbsGidObj: a new Tcl_Obj.  VerbsGetGid: a standard Tcl result.
@@ -1234,6 +1234,18 @@ VerbsGetGid(
     if (inet_pton(AF_INET6, s, gid->raw) == 1) {
 	return TCL_OK;
     }
+    if (strlen(s) == 32 && strspn(s, "0123456789abcdefABCDEF") == 32) {
+	/*
+	 * The 32 hex digits of the ibv_*_pingpong wire format.
+	 */
+
+	int i;
+
+	for (i = 0; i < 16; i++) {
+	    sscanf(s + 2 * i, "%2hhx", &gid->raw[i]);
+	}
+	return TCL_OK;
+    }
     if (inet_pton(AF_INET, s, &v4) == 1) {
 	memset(gid->raw, 0, 10);
 	gid->raw[10] = gid->raw[11] = 0xff;
@@ -1241,7 +1253,8 @@ VerbsGetGid(
 	return TCL_OK;
     }
     return VerbsArgError(interp, key, valueObj,
-	    "bad %s \"%s\": must be a GID in IPv6 notation or an IPv4 address",
+	    "bad %s \"%s\": must be a GID in IPv6 notation, 32 hex digits "
+	    "or an IPv4 address",
 	    key, s);
 }
 

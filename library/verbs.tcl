@@ -11,7 +11,7 @@
 # which exports nothing: [namespace import ::verbs::*] brings only the API,
 # and the ensemble [verbs] (made by the C part) follows this export list.
 namespace eval ::verbs {
-    namespace export gid_index endpoint connect_qp connect cm_expect
+    namespace export gid_index endpoint connect_qp connect cm_expect pingpong
 }
 
 # verbs::Options --
@@ -181,4 +181,101 @@ proc ::verbs::cm_expect {channel event args} {
 	    (status [dict get $ev status])"
     }
     return $ev
+}
+
+# verbs::pingpong encode|decode|client|server --
+#
+#	The address exchange of rdma-core's ibv_rc_pingpong, ibv_uc_pingpong,
+#	ibv_ud_pingpong and ibv_srq_pingpong, so that a script talks to those
+#	tools (or to another script) in a few lines.  On the wire an endpoint
+#	is "LLLL:QQQQQQ:PPPPPP:GID" in hex (LID, QPN, PSN, and the GID's 16
+#	bytes as 32 hex digits), NUL-padded to 52 bytes; the client sends
+#	first, the server answers with its own, the client closes with
+#	"done\0".  Endpoints are the dicts of verbs::endpoint (qp_num lid psn
+#	gid ...), so a decoded peer goes straight to verbs::connect_qp.
+
+namespace eval ::verbs::pingpong {
+    namespace export encode decode client server
+    namespace ensemble create
+    variable MSGLEN 52
+}
+
+# verbs::pingpong encode ENDPOINT: the 52-byte message.
+proc ::verbs::pingpong::encode {endpoint} {
+    variable MSGLEN
+    foreach key {lid qp_num psn gid} {
+	if {![dict exists $endpoint $key]} {
+	    return -code error -errorcode [list VERBS ARG $key {}] \
+		"endpoint has no $key: use the dict of verbs::endpoint"
+	}
+    }
+    dict with endpoint {}
+    set hex [string tolower [string map {: {}} $gid]]
+    if {![regexp {^[0-9a-f]{32}$} $hex]} {
+	return -code error -errorcode [list VERBS ARG gid $gid] \
+	    "bad gid \"$gid\": must be 8 groups of 4 hex digits"
+    }
+    binary format a$MSGLEN [format %04x:%06x:%06x:%s $lid $qp_num $psn $hex]
+}
+
+# verbs::pingpong decode BYTES: the endpoint dict {lid qp_num psn gid}.
+proc ::verbs::pingpong::decode {bytes} {
+    set text [lindex [split $bytes \0] 0]
+    if {[scan $text {%x:%x:%x:%32[0-9a-fA-F]%n} lid qpn psn hex end] != 5
+	    || [string length $hex] != 32 || $end != [string length $text]} {
+	return -code error -errorcode [list VERBS ARG message $text] \
+	    "bad pingpong message \"$text\": must be LID:QPN:PSN:GID in hex"
+    }
+    dict create lid $lid qp_num $qpn psn $psn \
+	gid [join [regexp -all -inline {....} [string tolower $hex]] :]
+}
+
+# verbs::pingpong client SOCK ENDPOINT: the client's half on a connected
+# socket; returns the server's endpoint.
+proc ::verbs::pingpong::client {sock endpoint} {
+    variable MSGLEN
+    fconfigure $sock -translation binary -blocking 1
+    puts -nonewline $sock [encode $endpoint]
+    flush $sock
+    set reply [Read $sock $MSGLEN]
+    set remote [decode $reply]
+    puts -nonewline $sock done\0
+    flush $sock
+    return $remote
+}
+
+# verbs::pingpong server SOCK ENDPOINT ?READY?: the server's half on an
+# accepted socket.  READY, when given, is a command prefix called with the
+# client's endpoint before the answer goes out (to make the QP ready
+# first, as the C server does).  Returns the client's endpoint.
+proc ::verbs::pingpong::server {sock endpoint {ready {}}} {
+    variable MSGLEN
+    fconfigure $sock -translation binary -blocking 1
+    set remote [decode [Read $sock $MSGLEN]]
+    if {[llength $ready]} {
+	uplevel #0 [linsert $ready end $remote]
+    }
+    puts -nonewline $sock [encode $endpoint]
+    flush $sock
+    set done [Read $sock 5]
+    if {$done ne "done\0"} {
+	return -code error -errorcode [list VERBS ARG done $done] \
+	    "the client did not close the exchange with \"done\""
+    }
+    return $remote
+}
+
+# Read SOCK N: exactly N bytes, or an error at end of file.
+proc ::verbs::pingpong::Read {sock n} {
+    set data {}
+    while {[string length $data] < $n} {
+	set chunk [read $sock [expr {$n - [string length $data]}]]
+	if {$chunk eq ""} {
+	    return -code error -errorcode {VERBS ARG message {}} \
+		"the peer closed the exchange after [string length $data]\
+		of $n bytes"
+	}
+	append data $chunk
+    }
+    return $data
 }
