@@ -153,12 +153,30 @@ typedef struct VerbsChannel {
 typedef struct VerbsPd {
     VerbsObj obj;
     struct ibv_pd *pd;
+    int imported;		/* Closing only unimports. */
 } VerbsPd;
+
+/*
+ * Device memory (verbsDm.c): on the device, reached with ibv_memcpy_*_dm
+ * and registered as MRs.
+ */
+
+typedef struct VerbsDm {
+    VerbsObj obj;
+    struct ibv_dm *dm;
+    size_t length;		/* 0 when imported: not known. */
+    int imported;		/* Closing only unimports. */
+} VerbsDm;
 
 typedef struct VerbsMr {
     VerbsObj obj;
     struct ibv_mr *mr;
-    unsigned char *buf;		/* Page-aligned buffer owned by the MR. */
+    unsigned char *buf;		/* Page-aligned buffer owned by the MR, or
+				 * NULL: a null, imported or DM MR. */
+    VerbsDm *dm;		/* A DM MR: its device memory (referenced),
+				 * dmOffset where the MR starts in it. */
+    uint64_t dmOffset;
+    int imported;		/* Closing only unimports. */
     size_t length;
     int access;
     int unusable;		/* A rereg failed in the kernel: the MR may
@@ -478,7 +496,7 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
  */
 
 #define VERBS_TYPES(X) \
-    X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Cq) X(Mr) X(Mw) \
+    X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Cq) X(Dm) X(Mr) X(Mw) \
     X(Pd) X(Pool) X(Qp) X(Srq)
 
 #define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
@@ -518,6 +536,12 @@ MODULE_SCOPE int	VerbsCheckLength(Tcl_Interp *interp, const char *key,
 			    uint64_t value);
 MODULE_SCOPE int	VerbsParseSgList(Tcl_Interp *interp, Tcl_Obj *listObj,
 			    struct ibv_sge **sgePtr, int *numPtr);
+MODULE_SCOPE int	VerbsDmRead(Tcl_Interp *interp, VerbsDm *d,
+			    uint64_t off, size_t len);
+MODULE_SCOPE int	VerbsDmWrite(Tcl_Interp *interp, VerbsDm *d,
+			    uint64_t off, const unsigned char *bytes,
+			    size_t len);
+MODULE_SCOPE uint64_t	VerbsMrBase(VerbsMr *m);
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);

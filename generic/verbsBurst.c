@@ -96,7 +96,7 @@ GetSge(
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    sge->addr = (uintptr_t) (m->buf + off);
+    sge->addr = VerbsMrBase(m) + off;
     sge->length = (uint32_t) len;
     sge->lkey = m->mr->lkey;
     return TCL_OK;

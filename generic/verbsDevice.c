@@ -12,6 +12,8 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <string.h>
 
 static VerbsMethodProc ContextNotify, ContextQuery, ContextWait;
@@ -45,10 +47,12 @@ static const VerbsField contextCget[] = {
     VERBS_FIELD_END
 };
 
-static Tcl_ObjCmdProc ContextOpenCmd;
+static Tcl_ObjCmdProc ContextImportCmd, ContextOpenCmd;
+static int	RegisterContext(Tcl_Interp *interp, struct ibv_context *ctx,
+		    Tcl_Obj *nameObj);
 
 static const VerbsCtor contextCtors[] = {
-    {"open", ContextOpenCmd}, {NULL, NULL}
+    {"import", ContextImportCmd}, {"open", ContextOpenCmd}, {NULL, NULL}
 };
 
 /*
@@ -385,7 +389,6 @@ ContextOpenCmd(
     struct ibv_device **list;
     struct ibv_context *ctx = NULL;
     Tcl_Obj *nameObj;
-    VerbsContext *c;
     const char *devName;
     int i, n, err = 0;
 
@@ -428,7 +431,33 @@ ContextOpenCmd(
     if (ctx == NULL) {
 	return VerbsSysError(interp, "ibv_open_device", NULL, devName, err);
     }
-    c = VerbsContextNew(ctx, 0);
+    return RegisterContext(interp, ctx, nameObj);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * RegisterContext --
+ *
+ *	Give an open device context its object (a root of the tree).
+ *
+ * Results:
+ *	A standard Tcl result, the object's name.
+ *
+ * Side effects:
+ *	Creates a command; closes the context when that fails.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+RegisterContext(
+    Tcl_Interp *interp,
+    struct ibv_context *ctx,
+    Tcl_Obj *nameObj)
+{
+    VerbsContext *c = VerbsContextNew(ctx, 0);
+
     if (VerbsSetNonBlocking(interp, ctx->async_fd) != TCL_OK
 	    || VerbsObjRegister(interp, &c->obj, NULL, nameObj) != TCL_OK) {
 	ContextFree(&c->obj);
@@ -436,6 +465,64 @@ ContextOpenCmd(
 	return TCL_ERROR;
     }
     return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ContextImportCmd --
+ *
+ *	verbs::context import FD ?-command NAME?: a context on the device
+ *	context whose command fd is FD (ibv_import_device), e.g. one
+ *	another process passed over a Unix socket, or [$ctx cget -fd] of
+ *	this one.  The fd is duplicated first: closing the new context
+ *	closes the copy, and FD stays the caller's.  Objects of the other
+ *	context are then reached with verbs::pd import, verbs::mr import
+ *	and verbs::dm import by their handles.
+ *
+ * Results:
+ *	The context object command's name.
+ *
+ * Side effects:
+ *	dup, ibv_import_device.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ContextImportCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    VerbsCreateHead args = {NULL, NULL};
+    struct ibv_context *ctx;
+    uint64_t fd;
+    int copy, err;
+
+    if (VerbsCreateArgs(interp, objc, objv, "fd", options, &args, NULL)
+	    != TCL_OK
+	    || VerbsGetUInt(interp, "fd", objv[1], INT32_MAX, &fd) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    copy = fcntl((int) fd, F_DUPFD_CLOEXEC, 0);
+    if (copy < 0) {
+	return VerbsSysError(interp, "dup", NULL, Tcl_GetString(objv[1]),
+		errno);
+    }
+    ctx = ibv_import_device(copy);
+    if (ctx == NULL) {
+	err = errno;
+	close(copy);
+	return VerbsSysError(interp, "ibv_import_device", NULL,
+		Tcl_GetString(objv[1]), err);
+    }
+    return RegisterContext(interp, ctx, args.command);
 }
 
 /*

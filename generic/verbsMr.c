@@ -29,21 +29,32 @@ static const VerbsMethod mrMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
+static VerbsGetProc MrAddr;
+
 static const VerbsField mrCget[] = {
-    VERBS_CGET("-addr", VerbsMr, buf, VF_UINT, NULL),
+    VERBS_CGET_PROC("-addr", MrAddr),
     VERBS_CGET("-length", VerbsMr, length, VF_UINT, NULL),
     VERBS_CGET_PTR("-lkey", VerbsMr, mr, struct ibv_mr, lkey, VF_UINT, NULL),
+    VERBS_CGET_PTR("-handle", VerbsMr, mr, struct ibv_mr, handle, VF_UINT,
+	    NULL),
     VERBS_CGET_PTR("-rkey", VerbsMr, mr, struct ibv_mr, rkey, VF_UINT, NULL),
     VERBS_CGET("-access", VerbsMr, access, VF_FLAGS, verbsAccessFlags),
+    VERBS_CGET("-dm", VerbsMr, dm, VF_OBJ, NULL),
+    VERBS_CGET("-imported", VerbsMr, imported, VF_BOOL, NULL),
     VERBS_CGET_PROC("-pd", VerbsMrPd),
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
 };
 
-static Tcl_ObjCmdProc MrCreateCmd, MrNullCmd, MwCreateCmd;
+static Tcl_ObjCmdProc MrCreateCmd, MrImportCmd, MrNullCmd, MwCreateCmd;
+static int	DmMrNew(Tcl_Interp *interp, VerbsPd *p, VerbsDm *d,
+		    uint64_t offset, size_t length, int access,
+		    Tcl_Obj *nameObj);
+static VerbsGetProc MrAddr;
 
 static const VerbsCtor mrCtors[] = {
-    {"create", MrCreateCmd}, {"null", MrNullCmd}, {NULL, NULL}
+    {"create", MrCreateCmd}, {"import", MrImportCmd}, {"null", MrNullCmd},
+    {NULL, NULL}
 };
 
 /*
@@ -113,14 +124,93 @@ MrFree(
      * their MR), the memory stays too: it may still be written.
      */
 
-    if (ibv_dereg_mr(m->mr) == 0) {
+    if (m->imported) {
+	ibv_unimport_mr(m->mr);
+    } else if (ibv_dereg_mr(m->mr) == 0) {
 	free(m->buf);
     }
+    if (m->dm) {
+	VerbsObjRelease(&m->dm->obj);
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsMrBase, MrAddr --
+ *
+ *	The address work requests use for offset 0 of the MR: its own
+ *	buffer, or for a DM, null or imported MR the start the device knows
+ *	it by (0 for a DM MR, which is zero based; the owner's address for
+ *	an imported one).  MrAddr is the -addr cget option.
+ *
+ * Results:
+ *	The address.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+uint64_t
+VerbsMrBase(
+    VerbsMr *m)
+{
+    return m->buf ? (uint64_t) (uintptr_t) m->buf
+	    : m->dm ? 0 : (uint64_t) (uintptr_t) m->mr->addr;
+}
+
+static int
+MrAddr(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    *valuePtr = VerbsU64Obj(VerbsMrBase((VerbsMr *) objPtr));
+    return TCL_OK;
 }
 
 const VerbsType verbsMrClass = {
     "mr", sizeof(VerbsMr), mrMethods, mrCget, MrFree, NULL, NULL, mrCtors
 };
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrLocal --
+ *
+ *	Whether this process can read and write the MR's memory: its own
+ *	buffer, or device memory through the DM.  An imported MR's memory
+ *	is the owner's, a null MR has none.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MrLocal(
+    Tcl_Interp *interp,
+    VerbsMr *m)
+{
+    Tcl_Obj *name;
+
+    if (m->buf || m->dm || m->length == 0) {
+	return TCL_OK;
+    }
+    name = VerbsObjName(&m->obj);
+    Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s has no memory in this "
+	    "process: it is imported", Tcl_GetString(name)));
+    Tcl_SetErrorCode(interp, "VERBS", "ARG", "mr", Tcl_GetString(name),
+	    NULL);
+    Tcl_DecrRefCount(name);
+    return TCL_ERROR;
+}
 
 /*
  *----------------------------------------------------------------------
@@ -226,10 +316,15 @@ MrRead(
     VerbsMr *m = (VerbsMr *) objPtr;
     size_t off, len = 0;
 
-    if (VerbsMrRange(interp, m, objv[2], objv[3], &off, &len) != TCL_OK) {
+    if (VerbsMrRange(interp, m, objv[2], objv[3], &off, &len) != TCL_OK
+	    || MrLocal(interp, m) != TCL_OK) {
 	return TCL_ERROR;
     }
-    Tcl_SetObjResult(interp, Tcl_NewByteArrayObj(m->buf + off, (int) len));
+    if (m->dm) {
+	return VerbsDmRead(interp, m->dm, m->dmOffset + off, len);
+    }
+    Tcl_SetObjResult(interp, Tcl_NewByteArrayObj(m->buf + off,
+	    (Tcl_Size) len));
     return TCL_OK;
 }
 
@@ -257,10 +352,17 @@ MrWrite(
     if (bytes == NULL) {
 	return TCL_ERROR;
     }
-    if (MrCheckRange(interp, m, off, (size_t) n, 1) != TCL_OK) {
+    if (MrCheckRange(interp, m, off, (size_t) n, 1) != TCL_OK
+	    || MrLocal(interp, m) != TCL_OK) {
 	return TCL_ERROR;
     }
-    memcpy(m->buf + off, bytes, (size_t) n);
+    if (m->dm) {
+	return VerbsDmWrite(interp, m->dm, m->dmOffset + off, bytes,
+		(size_t) n);
+    }
+    if (n > 0) {
+	memcpy(m->buf + off, bytes, (size_t) n);
+    }
     return TCL_OK;
 }
 
@@ -275,7 +377,8 @@ MrFill(
     uint64_t byte;
     size_t off = 0, len = 0;
 
-    if (VerbsGetUInt(interp, "byte", objv[2], 255, &byte) != TCL_OK) {
+    if (VerbsGetUInt(interp, "byte", objv[2], 255, &byte) != TCL_OK
+	    || MrLocal(interp, m) != TCL_OK) {
 	return TCL_ERROR;
     }
     if (objc > 3) {
@@ -287,7 +390,18 @@ MrFill(
     if (objc <= 4) {
 	len = m->length - off;
     }
-    memset(m->buf + off, (int) byte, len);
+    if (m->dm) {
+	unsigned char *fill = (unsigned char *) ckalloc(len ? len : 1);
+	int result;
+
+	memset(fill, (int) byte, len);
+	result = VerbsDmWrite(interp, m->dm, m->dmOffset + off, fill, len);
+	ckfree(fill);
+	return result;
+    }
+    if (len > 0) {
+	memset(m->buf + off, (int) byte, len);
+    }
     Tcl_ResetResult(interp);
     return TCL_OK;
 }
@@ -358,6 +472,131 @@ VerbsMrNew(
 /*
  *----------------------------------------------------------------------
  *
+ * RegisterMr --
+ *
+ *	Give a registered (or imported) MR its object under the pd.
+ *
+ * Results:
+ *	A standard Tcl result, the object's name.
+ *
+ * Side effects:
+ *	Creates a command; on failure deregisters (or unimports) the MR.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+RegisterMr(
+    Tcl_Interp *interp,
+    VerbsPd *p,
+    struct ibv_mr *mr,
+    VerbsDm *dm,
+    uint64_t dmOffset,
+    int imported,
+    int access,
+    Tcl_Obj *nameObj)
+{
+    VerbsMr *m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
+
+    m->mr = mr;
+    m->length = mr->length;
+    m->access = access;
+    m->imported = imported;
+    m->dmOffset = dmOffset;
+    if (VerbsObjRegister(interp, &m->obj, &p->obj, nameObj) != TCL_OK) {
+	MrFree(&m->obj);
+	ckfree(m);
+	return TCL_ERROR;
+    }
+    if (dm) {
+	m->dm = dm;
+	VerbsObjRetain(&dm->obj);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * DmMrNew, MrImportCmd --
+ *
+ *	verbs::mr create PD -dm DM ?-dm_offset OFF? -length N: an MR on
+ *	device memory (ibv_reg_dm_mr, always zero based: work requests
+ *	address it from 0), which holds a reference on its DM and reads
+ *	and writes through it.
+ *	verbs::mr import PD HANDLE: another context's MR (ibv_import_mr),
+ *	whose memory is not this process's; closing it only unimports.
+ *
+ * Results:
+ *	The mr object command's name.
+ *
+ * Side effects:
+ *	ibv_reg_dm_mr, ibv_import_mr.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+DmMrNew(
+    Tcl_Interp *interp,
+    VerbsPd *p,
+    VerbsDm *d,
+    uint64_t offset,
+    size_t length,
+    int access,
+    Tcl_Obj *nameObj)
+{
+    struct ibv_mr *mr;
+
+    if (d->obj.parent != p->obj.parent) {
+	Tcl_Obj *name = VerbsObjName(&d->obj);
+
+	VerbsArgError(interp, "-dm", name, "-dm \"%s\" is on another device "
+		"context than the pd", Tcl_GetString(name));
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    access |= IBV_ACCESS_ZERO_BASED;
+    mr = ibv_reg_dm_mr(p->pd, d->dm, offset, length, (unsigned) access);
+    if (mr == NULL) {
+	return VerbsSysError(interp, "ibv_reg_dm_mr", &p->obj, NULL, errno);
+    }
+    return RegisterMr(interp, p, mr, d, offset, 0, access, nameObj);
+}
+
+static int
+MrImportCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    VerbsCreateHead args = {NULL, NULL};
+    uint64_t handle;
+    struct ibv_mr *mr;
+    VerbsPd *p;
+
+    if (VerbsCreateArgs(interp, objc, objv, "pd handle", options, &args,
+	    &verbsPdClass) != TCL_OK
+	    || VerbsGetUInt(interp, "handle", objv[2], UINT32_MAX, &handle)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    p = (VerbsPd *) args.parent;
+    mr = ibv_import_mr(p->pd, (uint32_t) handle);
+    if (mr == NULL) {
+	return VerbsSysError(interp, "ibv_import_mr", &p->obj, NULL, errno);
+    }
+    return RegisterMr(interp, p, mr, NULL, 0, 1, 0, args.command);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsCheckLength --
  *
  *	A size option (-length, -count, -size) must be at least 1.
@@ -415,21 +654,30 @@ MrCreateCmd(
 {
     typedef struct {
 	VerbsCreateHead head;
-	uint64_t access, length;
+	uint64_t access;
+	VerbsObj *dm;
+	uint64_t dm_offset, length;
     } MrArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(MrArgs, access, VF_FLAGS, verbsAccessFlags, "flags"),
 	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(MrArgs, dm, VF_OBJ, &verbsDmClass, "dm"),
+	VERBS_OPTION(MrArgs, dm_offset, VF_UINT, NULL, "offset"),
 	VERBS_OPTION_REQUIRED(MrArgs, length, VF_UINT, NULL, INT32_MAX,
 		"bytes:the size of the region in bytes"),
 	VERBS_FIELD_END
     };
-    MrArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, 0};
+    MrArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, NULL, 0, 0};
 
     if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
 	    &verbsPdClass) != TCL_OK
 	    || VerbsCheckLength(interp, "-length", args.length) != TCL_OK) {
 	return TCL_ERROR;
+    }
+    if (args.dm) {
+	return DmMrNew(interp, (VerbsPd *) args.head.parent,
+		(VerbsDm *) args.dm, args.dm_offset, (size_t) args.length,
+		(int) args.access, args.head.command);
     }
     return VerbsMrNew(interp, (VerbsPd *) args.head.parent,
 	    args.head.parent, (size_t) args.length, (int) args.access,
@@ -796,7 +1044,7 @@ VerbsParseBindInfo(
 	}
     }
     info->mr = m->mr;
-    info->addr = (uintptr_t) (m->buf + off);
+    info->addr = VerbsMrBase(m) + off;
     info->length = len;
     info->mw_access_flags = (unsigned) a.mw_access_flags;
     *mrPtr = m;

@@ -24,14 +24,17 @@ static const VerbsField pdCget[] = {
     VERBS_CGET_PTR("-handle", VerbsPd, pd, struct ibv_pd, handle, VF_UINT,
 	    NULL),
     VERBS_CGET_PARENT("-context"),
+    VERBS_CGET("-imported", VerbsPd, imported, VF_BOOL, NULL),
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
 };
 
-static Tcl_ObjCmdProc PdCreateCmd;
+static Tcl_ObjCmdProc PdCreateCmd, PdImportCmd;
+static int	NewPd(Tcl_Interp *interp, VerbsContext *ctx,
+		    struct ibv_pd *pd, int imported, Tcl_Obj *nameObj);
 
 static const VerbsCtor pdCtors[] = {
-    {"create", PdCreateCmd}, {NULL, NULL}
+    {"create", PdCreateCmd}, {"import", PdImportCmd}, {NULL, NULL}
 };
 
 /*
@@ -39,13 +42,14 @@ static const VerbsCtor pdCtors[] = {
  *
  * PdFree --
  *
- *	Destruction of the PD once nothing uses it.
+ *	Destruction of the PD once nothing uses it (an imported PD is only
+ *	unimported: its owner deallocates it).
  *
  * Results:
  *	None.
  *
  * Side effects:
- *	ibv_dealloc_pd.
+ *	ibv_dealloc_pd or ibv_unimport_pd.
  *
  *----------------------------------------------------------------------
  */
@@ -54,7 +58,13 @@ static void
 PdFree(
     VerbsObj *objPtr)
 {
-    ibv_dealloc_pd(((VerbsPd *) objPtr)->pd);
+    VerbsPd *p = (VerbsPd *) objPtr;
+
+    if (p->imported) {
+	ibv_unimport_pd(p->pd);
+    } else {
+	ibv_dealloc_pd(p->pd);
+    }
 }
 
 const VerbsType verbsPdClass = {
@@ -90,7 +100,6 @@ PdCreateCmd(
     };
     VerbsCreateHead args = {NULL, NULL};
     VerbsContext *ctx;
-    VerbsPd *p;
     struct ibv_pd *pd;
 
     if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
@@ -102,15 +111,92 @@ PdCreateCmd(
     if (pd == NULL) {
 	return VerbsSysError(interp, "ibv_alloc_pd", &ctx->obj, NULL, errno);
     }
-    p = (VerbsPd *) VerbsObjNew(&verbsPdClass);
+    return NewPd(interp, ctx, pd, 0, args.command);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * NewPd --
+ *
+ *	Give a PD its object under the context.
+ *
+ * Results:
+ *	A standard Tcl result, the object's name.
+ *
+ * Side effects:
+ *	Creates a command; frees (or unimports) the PD when that fails.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+NewPd(
+    Tcl_Interp *interp,
+    VerbsContext *ctx,
+    struct ibv_pd *pd,
+    int imported,
+    Tcl_Obj *nameObj)
+{
+    VerbsPd *p = (VerbsPd *) VerbsObjNew(&verbsPdClass);
+
     p->pd = pd;
-    if (VerbsObjRegister(interp, &p->obj, &ctx->obj, args.command)
-	    != TCL_OK) {
-	ibv_dealloc_pd(pd);
+    p->imported = imported;
+    if (VerbsObjRegister(interp, &p->obj, &ctx->obj, nameObj) != TCL_OK) {
+	PdFree(&p->obj);
 	ckfree(p);
 	return TCL_ERROR;
     }
     return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * PdImportCmd --
+ *
+ *	verbs::pd import CONTEXT HANDLE ?-command NAME?: the PD of that
+ *	kernel handle in the context (ibv_import_pd), typically one a
+ *	process shared with its context's command fd (verbs::context
+ *	import).  Closing it only unimports.
+ *
+ * Results:
+ *	The pd object command's name.
+ *
+ * Side effects:
+ *	ibv_import_pd.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+PdImportCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    VerbsCreateHead args = {NULL, NULL};
+    uint64_t handle;
+    struct ibv_pd *pd;
+    VerbsContext *ctx;
+
+    if (VerbsCreateArgs(interp, objc, objv, "context handle", options, &args,
+	    &verbsContextClass) != TCL_OK
+	    || VerbsGetUInt(interp, "handle", objv[2], UINT32_MAX, &handle)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    ctx = (VerbsContext *) args.parent;
+    pd = ibv_import_pd(ctx->ctx, (uint32_t) handle);
+    if (pd == NULL) {
+	return VerbsSysError(interp, "ibv_import_pd", &ctx->obj, NULL, errno);
+    }
+    return NewPd(interp, ctx, pd, 1, args.command);
 }
 
 /*

@@ -772,7 +772,7 @@ VerbsParseSgList(
 		    &len) != TCL_OK) {
 		goto error;
 	    }
-	    sge[i].addr = (uintptr_t) (m->buf + off);
+	    sge[i].addr = VerbsMrBase(m) + off;
 	    sge[i].length = (uint32_t) len;
 	    sge[i].lkey = m->mr->lkey;
 	} else if (nparts == 6) {

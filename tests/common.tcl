@@ -56,8 +56,9 @@ testConstraint tcl9 [package vsatisfies [package provide Tcl] 9-]
 #	cqmod      completion moderation (ibv_modify_cq)
 #	pacing     packet pacing (ibv_modify_qp_rate_limit)
 #	rtclock    the device's raw clock (ibv_query_rt_values_ex)
+#	dm         device memory (ibv_alloc_dm)
 testConstraint mlx5 [string match mlx5_* $::vt::dev]
-foreach c {odp cqmod pacing rtclock} {testConstraint $c 0}
+foreach c {odp cqmod pacing rtclock dm} {testConstraint $c 0}
 if {$::vt::dev ne ""} {
     apply {{} {
 	set ctx [verbs::context open $::vt::dev]
@@ -68,6 +69,7 @@ if {$::vt::dev ne ""} {
 	testConstraint pacing \
 	    [expr {[dict get $x packet_pacing_caps qp_rate_limit_max] > 0}]
 	testConstraint rtclock [expr {[dict get $x hca_core_clock] > 0}]
+	testConstraint dm [expr {[dict get $x max_dm_size] > 0}]
     }}
 }
 
