@@ -242,6 +242,9 @@ MODULE_SCOPE int	VerbsCreateArgs(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], const char *fixed,
 			    const VerbsField *options, void *record,
 			    const VerbsType *parentClass);
+MODULE_SCOPE int	VerbsCheckOwner(Tcl_Interp *interp, const char *option,
+			    VerbsObj *objPtr, VerbsObj *owner,
+			    const char *where);
 MODULE_SCOPE VerbsState *VerbsGetState(Tcl_Interp *interp);
 MODULE_SCOPE int	VerbsObjectsCmd(ClientData cd, Tcl_Interp *interp,
 			    int objc, Tcl_Obj *const objv[]);
