@@ -180,10 +180,27 @@ typedef struct VerbsCq {
     uint64_t wcFlags;		/* Its IBV_WC_EX_WITH_* flags. */
 } VerbsCq;
 
+/*
+ * An XRC domain (verbsSrq.c): XRC SRQs and xrc_recv QPs live in one.
+ */
+
+typedef struct VerbsXrcd {
+    VerbsObj obj;
+    struct ibv_xrcd *xrcd;
+    int fd;			/* The file that names it, or -1. */
+    int oflags;			/* O_CREAT, O_EXCL as opened. */
+} VerbsXrcd;
+
 typedef struct VerbsSrq {
     VerbsObj obj;
     struct ibv_srq *srq;
+    enum ibv_srq_type srqType;
+    VerbsXrcd *xrcd;		/* An XRC SRQ's domain (referenced), or
+				 * NULL. */
+    VerbsCq *cq;		/* The CQ of an XRC or tag matching SRQ
+				 * (referenced), or NULL. */
 } VerbsSrq;
+
 
 /*
  * rdma_cm (verbsCm.c): an event channel owns its ids; an id made by a
@@ -203,9 +220,15 @@ typedef struct VerbsCmId {
 typedef struct VerbsQp {
     VerbsObj obj;
     struct ibv_qp *qp;
-    VerbsCq *sendCq;		/* Referenced, not owned. */
-    VerbsCq *recvCq;
+    VerbsCq *sendCq;		/* Referenced, not owned; NULL for a QP
+				 * without a send queue (xrc_recv). */
+    VerbsCq *recvCq;		/* NULL for a QP without a receive queue of
+				 * its own (xrc_send, xrc_recv). */
     VerbsSrq *srq;		/* Referenced, or NULL. */
+    VerbsXrcd *xrcd;		/* An xrc_recv QP's domain (referenced), or
+				 * NULL. */
+    int opened;			/* Made by ibv_open_qp: destroying it only
+				 * closes this process's handle. */
     VerbsCmId *cm;		/* The rdma_cm id it was made on (referenced),
 				 * or NULL. */
     struct ibv_qp_ex *qpx;	/* With -send_ops: the extended QP of the
@@ -406,11 +429,11 @@ MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 	verbsSendFlags[], verbsWrOpcode[], verbsMigState[], verbsQpState[],
 	verbsAccessFlags[], verbsNodeType[], verbsTransportType[], verbsRate[],
 	verbsMtu[], verbsLinkLayer[], verbsGidType[], verbsEventType[],
-	verbsSendOps[], verbsCqWcFlags[];
+	verbsSendOps[], verbsCqWcFlags[], verbsSrqTypes[], verbsXrcdOflags[];
 
 MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
 	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,
-	verbsGidEntryStruct, verbsSrqAttrStruct;
+	verbsGidEntryStruct, verbsSrqAttrStruct, verbsTmCapStruct;
 
 MODULE_SCOPE Tcl_Obj *	VerbsEnumObj(const VerbsEnum *table, uint64_t value);
 MODULE_SCOPE Tcl_Obj *	VerbsFlagsObj(const VerbsEnum *table, uint64_t value);
@@ -478,7 +501,7 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
 
 #define VERBS_TYPES(X) \
     X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Cq) X(Mr) X(Mw) \
-    X(Pd) X(Pool) X(Qp) X(Srq)
+    X(Pd) X(Pool) X(Qp) X(Srq) X(Xrcd)
 
 #define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
 VERBS_TYPES(VERBS_DECLARE_TYPE)
@@ -487,6 +510,8 @@ MODULE_SCOPE const VerbsType *const verbsTypes[];
 MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd;
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
+MODULE_SCOPE int	VerbsQpCheckQueue(Tcl_Interp *interp, VerbsQp *q,
+			    int send);
 MODULE_SCOPE int	VerbsWcError(Tcl_Interp *interp, VerbsObj *objPtr,
 			    const struct ibv_wc *wc, uint64_t wrId);
 #define VERBS_DEFAULT_QKEY 0x11111111	/* UD Q_Key of to_init and sends. */

@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -331,6 +332,17 @@ const VerbsEnum verbsCqWcFlags[] = {
 	    IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK},
     {NULL, 0}
 };
+const VerbsEnum verbsSrqTypes[] = {
+    {"basic", IBV_SRQT_BASIC},
+    {"xrc", IBV_SRQT_XRC},
+    {"tm", IBV_SRQT_TM},
+    {NULL, 0}
+};
+const VerbsEnum verbsXrcdOflags[] = {
+    {"create", O_CREAT},
+    {"excl", O_EXCL},
+    {NULL, 0}
+};
 const VerbsEnum verbsGidType[] = {
     {"ib", IBV_GID_TYPE_IB},
     {"roce_v1", IBV_GID_TYPE_ROCE_V1},
@@ -519,6 +531,13 @@ static const VerbsField srqAttrFields[] = {
     VERBS_FIELD_END
 };
 const VerbsStruct verbsSrqAttrStruct = {"srq attribute", srqAttrFields};
+
+static const VerbsField tmCapFields[] = {
+    VERBS_FIELD(struct ibv_tm_cap, max_num_tags, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct ibv_tm_cap, max_ops, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsTmCapStruct = {"tm cap", tmCapFields};
 
 #define WC(f, kind, table) VERBS_FIELD(struct ibv_wc, f, kind, table, 0, RO)
 static const VerbsField wcFields[] = {
