@@ -199,6 +199,7 @@ typedef struct VerbsSrq {
 				 * NULL. */
     VerbsCq *cq;		/* The CQ of an XRC or tag matching SRQ
 				 * (referenced), or NULL. */
+    uint32_t maxNumTags;	/* Tag matching: the size of its list. */
 } VerbsSrq;
 
 
@@ -429,7 +430,8 @@ MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 	verbsSendFlags[], verbsWrOpcode[], verbsMigState[], verbsQpState[],
 	verbsAccessFlags[], verbsNodeType[], verbsTransportType[], verbsRate[],
 	verbsMtu[], verbsLinkLayer[], verbsGidType[], verbsEventType[],
-	verbsSendOps[], verbsCqWcFlags[], verbsSrqTypes[], verbsXrcdOflags[];
+	verbsSendOps[], verbsCqWcFlags[], verbsSrqTypes[], verbsXrcdOflags[],
+	verbsOpsOpcode[], verbsOpsFlags[];
 
 MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
 	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,
@@ -529,6 +531,9 @@ MODULE_SCOPE int	VerbsQpCreate(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], VerbsCmId *cm);
 typedef int (VerbsRecvPostProc)(void *target, struct ibv_recv_wr *wrs,
 	struct ibv_recv_wr **bad);
+MODULE_SCOPE int	VerbsParseSgList(Tcl_Interp *interp,
+			    Tcl_Obj *listObj, struct ibv_sge **sgePtr,
+			    int *numPtr);
 MODULE_SCOPE int	VerbsPostRecv(Tcl_Interp *interp, VerbsObj *objPtr,
 			    int n, Tcl_Obj *const wrObjs[],
 			    VerbsRecvPostProc *post, void *target,

@@ -330,6 +330,7 @@ const VerbsEnum verbsCqWcFlags[] = {
     {"completion_timestamp", IBV_WC_EX_WITH_COMPLETION_TIMESTAMP},
     {"completion_timestamp_wallclock",
 	    IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK},
+    {"tm_info", IBV_WC_EX_WITH_TM_INFO},
     {NULL, 0}
 };
 const VerbsEnum verbsSrqTypes[] = {
@@ -341,6 +342,17 @@ const VerbsEnum verbsSrqTypes[] = {
 const VerbsEnum verbsXrcdOflags[] = {
     {"create", O_CREAT},
     {"excl", O_EXCL},
+    {NULL, 0}
+};
+const VerbsEnum verbsOpsOpcode[] = {
+    {"add", IBV_WR_TAG_ADD},
+    {"del", IBV_WR_TAG_DEL},
+    {"sync", IBV_WR_TAG_SYNC},
+    {NULL, 0}
+};
+const VerbsEnum verbsOpsFlags[] = {
+    {"signaled", IBV_OPS_SIGNALED},
+    {"tm_sync", IBV_OPS_TM_SYNC},
     {NULL, 0}
 };
 const VerbsEnum verbsGidType[] = {

@@ -1010,7 +1010,7 @@ static const VerbsStruct sgeStruct = {"sge key", sgeFields};
 /*
  *----------------------------------------------------------------------
  *
- * ParseSgList --
+ * VerbsParseSgList --
  *
  *	A work request's sg_list: each element {MR OFFSET LENGTH} (checked
  *	against the MR's bounds) or a dict {addr A length L lkey K}.
@@ -1025,8 +1025,8 @@ static const VerbsStruct sgeStruct = {"sge key", sgeFields};
  *----------------------------------------------------------------------
  */
 
-static int
-ParseSgList(
+int
+VerbsParseSgList(
     Tcl_Interp *interp,
     Tcl_Obj *listObj,
     struct ibv_sge **sgePtr,
@@ -1253,7 +1253,7 @@ ParseSendWr(
     } else {
 	wr->imm_data = htonl(a.imm_data);
     }
-    if (a.sg_list && ParseSgList(interp, a.sg_list, &wr->sg_list,
+    if (a.sg_list && VerbsParseSgList(interp, a.sg_list, &wr->sg_list,
 	    &wr->num_sge) != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -1344,7 +1344,7 @@ ParseRecvWr(
     }
     wr->wr_id = a.wr_id;
     if (a.sg_list) {
-	return ParseSgList(interp, a.sg_list, &wr->sg_list,
+	return VerbsParseSgList(interp, a.sg_list, &wr->sg_list,
 		&wr->num_sge);
     }
     return TCL_OK;

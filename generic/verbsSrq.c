@@ -2,8 +2,8 @@
  * verbsSrq.c --
  *
  *	Shared receive queues: [verbs::srq create PD] (basic, XRC and tag
- *	matching SRQs), query and modify with attribute dicts, post_recv.
- *	QPs created with -srq
+ *	matching SRQs), query and modify with attribute dicts, post_recv,
+ *	and the tag list operations of post_srq_ops.  QPs created with -srq
  *	take their receives from it and keep it alive.  XRC domains:
  *	[verbs::xrcd open CONTEXT], where XRC SRQs and xrc_recv QPs live.
  *
@@ -16,7 +16,7 @@
 #include <fcntl.h>
 #include <string.h>
 
-static VerbsMethodProc SrqModify, SrqPostRecv, SrqQuery;
+static VerbsMethodProc SrqModify, SrqPostRecv, SrqPostOps, SrqQuery;
 static VerbsGetProc SrqNum;
 
 static const VerbsMethod srqMethods[] = {
@@ -25,6 +25,7 @@ static const VerbsMethod srqMethods[] = {
     VERBS_METHOD_CLOSE,
     {"modify", SrqModify, 1, 1, "attributes"},
     {"post_recv", SrqPostRecv, 1, -1, "wr ?wr ...?"},
+    {"post_srq_ops", SrqPostOps, 1, -1, "op ?op ...?"},
     {"query", SrqQuery, 0, 0, ""},
     {NULL, NULL, 0, 0, NULL}
 };
@@ -272,6 +273,7 @@ SrqCreateCmd(
 	return TCL_ERROR;
     }
     s->srqType = init.srq_type;
+    s->maxNumTags = init.tm_cap.max_num_tags;
     if (cq) {
 	s->cq = cq;
 	VerbsObjRetain(&cq->obj);
@@ -408,6 +410,185 @@ SrqPostRecv(
 {
     return VerbsPostRecv(interp, objPtr, objc - 2, objv + 2, PostToSrq,
 	    ((VerbsSrq *) objPtr)->srq, "ibv_post_srq_recv");
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * SrqPostOps --
+ *
+ *	$srq post_srq_ops OP ?OP ...?: operations on the tag list of a tag
+ *	matching SRQ, chained, in one ibv_post_srq_ops.  An op is a dict:
+ *	opcode add|del|sync, wr_id, flags {signaled tm_sync},
+ *	unexpected_cnt, and for add tag, mask (default all ones), sg_list
+ *	and recv_wr_id (the wr_id of the receive a match completes), for
+ *	del the handle an add returned.
+ *
+ * Results:
+ *	The handles of the add operations, in order.  A failing post names
+ *	the index of the first op that was not posted.
+ *
+ * Side effects:
+ *	Posts the operations.
+ *
+ *----------------------------------------------------------------------
+ */
+
+typedef struct OpArgs {
+    uint64_t flags;
+    uint32_t handle;
+    uint64_t mask;
+    uint64_t opcode;
+    uint64_t recv_wr_id;
+    Tcl_Obj *sg_list;
+    uint64_t tag;
+    uint32_t unexpected_cnt;
+    uint64_t wr_id;
+} OpArgs;
+
+#define OP_OPCODE 1		/* Masks that say which keys were given. */
+#define OP_HANDLE 2
+#define OP_ADD 4		/* A key of add only. */
+#define OP_FIELD(f, kind, table, mask) \
+    VERBS_FIELD(OpArgs, f, kind, table, mask, 0)
+
+static const VerbsField opFields[] = {
+    OP_FIELD(flags, VF_FLAGS, verbsOpsFlags, 0),
+    OP_FIELD(handle, VF_UINT, NULL, OP_HANDLE),
+    OP_FIELD(mask, VF_UINT, NULL, OP_ADD),
+    OP_FIELD(opcode, VF_ENUM, verbsOpsOpcode, OP_OPCODE),
+    OP_FIELD(recv_wr_id, VF_UINT, NULL, OP_ADD),
+    OP_FIELD(sg_list, VF_TCLOBJ, NULL, OP_ADD),
+    OP_FIELD(tag, VF_UINT, NULL, OP_ADD),
+    OP_FIELD(unexpected_cnt, VF_UINT, NULL, 0),
+    OP_FIELD(wr_id, VF_UINT, NULL, 0),
+    VERBS_FIELD_END
+};
+
+static const VerbsStruct opStruct = {"srq op key", opFields};
+
+static int
+ParseOp(
+    Tcl_Interp *interp,
+    VerbsSrq *s,
+    Tcl_Obj *dictObj,
+    struct ibv_ops_wr *op)
+{
+    OpArgs a;
+    uint64_t given = 0;
+
+    memset(&a, 0, sizeof(a));
+    a.mask = ~(uint64_t) 0;
+    if (VerbsDictToStruct(interp, &opStruct, "op", dictObj, &a, &given)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (!(given & OP_OPCODE)) {
+	return VerbsArgError(interp, "opcode", NULL,
+		"an srq op needs opcode: add, del or sync");
+    }
+    op->wr_id = a.wr_id;
+    op->opcode = (enum ibv_ops_wr_opcode) a.opcode;
+    op->flags = (int) a.flags;
+    op->tm.unexpected_cnt = a.unexpected_cnt;
+    if (a.opcode != IBV_WR_TAG_ADD && (given & OP_ADD)) {
+	return VerbsArgError(interp, "opcode", NULL,
+		"tag, mask, sg_list and recv_wr_id are for add");
+    }
+    if (a.opcode == IBV_WR_TAG_ADD) {
+	if (given & OP_HANDLE) {
+	    return VerbsArgError(interp, "handle", NULL,
+		    "add makes the handle: it is the result of post_srq_ops");
+	}
+	op->tm.add.recv_wr_id = a.recv_wr_id;
+	op->tm.add.tag = a.tag;
+	op->tm.add.mask = a.mask;
+	return a.sg_list ? VerbsParseSgList(interp, a.sg_list,
+		&op->tm.add.sg_list, &op->tm.add.num_sge) : TCL_OK;
+    }
+    if (a.opcode == IBV_WR_TAG_DEL) {
+	/*
+	 * The provider indexes its tag list with the handle unchecked.
+	 */
+
+	if (!(given & OP_HANDLE) || a.handle > s->maxNumTags) {
+	    Tcl_Obj *value = Tcl_NewWideIntObj(a.handle);
+
+	    Tcl_IncrRefCount(value);
+	    if (given & OP_HANDLE) {
+		VerbsArgError(interp, "handle", value, "bad handle \"%u\": "
+			"the tag list of %u tags has no such entry", a.handle,
+			s->maxNumTags);
+	    } else {
+		VerbsArgError(interp, "handle", NULL,
+			"del needs handle, the handle an add returned");
+	    }
+	    Tcl_DecrRefCount(value);
+	    return TCL_ERROR;
+	}
+	op->tm.handle = a.handle;
+    } else if (given & OP_HANDLE) {
+	return VerbsArgError(interp, "handle", NULL, "handle is for del");
+    }
+    return TCL_OK;
+}
+
+static int
+SrqPostOps(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsSrq *s = (VerbsSrq *) objPtr;
+    int n = objc - 2, i, err, result = TCL_ERROR;
+    struct ibv_ops_wr *ops, *bad = NULL;
+    Tcl_Obj *handles;
+
+    ops = (struct ibv_ops_wr *) ckalloc(n * sizeof(*ops));
+    memset(ops, 0, n * sizeof(*ops));
+    for (i = 0; i < n; i++) {
+	if (ParseOp(interp, s, objv[i + 2], &ops[i]) != TCL_OK) {
+	    goto done;
+	}
+	ops[i].next = (i + 1 < n) ? &ops[i + 1] : NULL;
+    }
+    if (s->srqType != IBV_SRQT_TM) {
+	Tcl_Obj *type = VerbsEnumObj(verbsSrqTypes, s->srqType);
+	Tcl_Obj *name = VerbsObjName(objPtr);
+
+	Tcl_IncrRefCount(type);
+	VerbsArgError(interp, "-type", type, "%s is not a tag matching srq "
+		"(-type tm) but %s", Tcl_GetString(name), Tcl_GetString(type));
+	Tcl_DecrRefCount(type);
+	Tcl_DecrRefCount(name);
+	goto done;
+    }
+    err = ibv_post_srq_ops(s->srq, ops, &bad);
+    if (err) {
+	char what[32];
+
+	snprintf(what, sizeof(what), "op %ld", bad ? (long) (bad - ops) : 0L);
+	VerbsSysError(interp, "ibv_post_srq_ops", objPtr, what, err);
+	goto done;
+    }
+    handles = Tcl_NewObj();
+    for (i = 0; i < n; i++) {
+	if (ops[i].opcode == IBV_WR_TAG_ADD) {
+	    Tcl_ListObjAppendElement(NULL, handles,
+		    Tcl_NewWideIntObj(ops[i].tm.handle));
+	}
+    }
+    Tcl_SetObjResult(interp, handles);
+    result = TCL_OK;
+  done:
+    for (i = 0; i < n; i++) {
+	if (ops[i].opcode == IBV_WR_TAG_ADD && ops[i].tm.add.sg_list) {
+	    ckfree(ops[i].tm.add.sg_list);
+	}
+    }
+    ckfree(ops);
+    return result;
 }
 
 /*
