@@ -202,6 +202,23 @@ typedef struct VerbsSrq {
     uint32_t maxNumTags;	/* Tag matching: the size of its list. */
 } VerbsSrq;
 
+/*
+ * Work queues and their indirection tables (verbsWq.c): the receive side
+ * of RSS QPs.
+ */
+
+typedef struct VerbsWq {
+    VerbsObj obj;
+    struct ibv_wq *wq;
+    VerbsCq *cq;		/* Referenced. */
+} VerbsWq;
+
+typedef struct VerbsRwqIndTable {
+    VerbsObj obj;
+    struct ibv_rwq_ind_table *table;
+    int nwqs;
+    VerbsWq **wqs;		/* Its entries, each referenced. */
+} VerbsRwqIndTable;
 
 /*
  * rdma_cm (verbsCm.c): an event channel owns its ids; an id made by a
@@ -222,11 +239,13 @@ typedef struct VerbsQp {
     VerbsObj obj;
     struct ibv_qp *qp;
     VerbsCq *sendCq;		/* Referenced, not owned; NULL for a QP
-				 * without a send queue (xrc_recv). */
+				 * without a send queue (xrc_recv, RSS). */
     VerbsCq *recvCq;		/* NULL for a QP without a receive queue of
-				 * its own (xrc_send, xrc_recv). */
+				 * its own (xrc_send, xrc_recv, RSS). */
     VerbsSrq *srq;		/* Referenced, or NULL. */
     VerbsXrcd *xrcd;		/* An xrc_recv QP's domain (referenced), or
+				 * NULL. */
+    VerbsRwqIndTable *indTable;	/* An RSS QP's table (referenced), or
 				 * NULL. */
     int opened;			/* Made by ibv_open_qp: destroying it only
 				 * closes this process's handle. */
@@ -431,11 +450,13 @@ MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 	verbsAccessFlags[], verbsNodeType[], verbsTransportType[], verbsRate[],
 	verbsMtu[], verbsLinkLayer[], verbsGidType[], verbsEventType[],
 	verbsSendOps[], verbsCqWcFlags[], verbsSrqTypes[], verbsXrcdOflags[],
-	verbsOpsOpcode[], verbsOpsFlags[];
+	verbsOpsOpcode[], verbsOpsFlags[], verbsWqState[], verbsWqType[],
+	verbsWqFlags[], verbsRxHashFunction[], verbsRxHashFields[];
 
 MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
 	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,
-	verbsGidEntryStruct, verbsSrqAttrStruct, verbsTmCapStruct;
+	verbsGidEntryStruct, verbsSrqAttrStruct, verbsTmCapStruct,
+	verbsWqAttrStruct;
 
 MODULE_SCOPE Tcl_Obj *	VerbsEnumObj(const VerbsEnum *table, uint64_t value);
 MODULE_SCOPE Tcl_Obj *	VerbsFlagsObj(const VerbsEnum *table, uint64_t value);
@@ -503,7 +524,7 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
 
 #define VERBS_TYPES(X) \
     X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Cq) X(Mr) X(Mw) \
-    X(Pd) X(Pool) X(Qp) X(Srq) X(Xrcd)
+    X(Pd) X(Pool) X(Qp) X(RwqIndTable) X(Srq) X(Wq) X(Xrcd)
 
 #define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
 VERBS_TYPES(VERBS_DECLARE_TYPE)

@@ -54,6 +54,7 @@ static const VerbsField qpCget[] = {
     VERBS_CGET("-recv_cq", VerbsQp, recvCq, VF_OBJ, NULL),
     VERBS_CGET("-srq", VerbsQp, srq, VF_OBJ, NULL),
     VERBS_CGET("-xrcd", VerbsQp, xrcd, VF_OBJ, NULL),
+    VERBS_CGET("-rwq_ind_table", VerbsQp, indTable, VF_OBJ, NULL),
     VERBS_CGET("-opened", VerbsQp, opened, VF_BOOL, NULL),
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
@@ -66,7 +67,7 @@ static const VerbsCtor qpCtors[] = {
 };
 
 #define NO_SEND_OPS (~(uint64_t) 0)	/* -send_ops not given. */
-#define QP_REFS 4			/* Objects a QP may hold (QpRefs). */
+#define QP_REFS 5			/* Objects a QP may hold (QpRefs). */
 
 /*
  * The objects of a bind_mw work request, applied once it is posted.
@@ -90,7 +91,8 @@ typedef struct MwBind {
  *	(an xrc_recv QP has none); -context, its device context; the
  *	objects a QP holds references on (QpRefs: NULL where none);
  *	destruction of the QP (of an opened one: closing this process's
- *	handle), which then lets go of its CQs, SRQ or XRC domain.
+ *	handle), which then lets go of its CQs, SRQ, XRC domain or
+ *	indirection table.
  *
  * Results:
  *	QpState: a standard Tcl result.  QpPd, QpContext: TCL_OK.
@@ -156,6 +158,7 @@ QpRefs(
     refs[1] = (VerbsObj *) q->recvCq;
     refs[2] = (VerbsObj *) q->srq;
     refs[3] = (VerbsObj *) q->xrcd;
+    refs[4] = (VerbsObj *) q->indTable;
 }
 
 static void
@@ -193,6 +196,8 @@ const VerbsType verbsQpClass = {
  *	verbs::qp create PD -send_cq CQ ?-recv_cq CQ? ?-srq SRQ?
  *		?-type rc|uc|ud|raw_packet|xrc_send? ?-cap DICT?
  *		?-sq_sig_all BOOL? ?-send_ops OPS? ?-command NAME?
+ *	verbs::qp create PD -type raw_packet -rwq_ind_table TABLE
+ *		-rx_hash DICT ?-command NAME?
  *	verbs::qp create CONTEXT -type xrc_recv -xrcd XRCD ?-command NAME?
  *
  * Results:
@@ -215,13 +220,34 @@ QpCreateCmd(
 }
 
 /*
+ * The -rx_hash dict of an RSS QP: its ibv_rx_hash_conf.
+ */
+
+typedef struct RxHashArgs {
+    uint64_t fields;
+    uint8_t function;
+    Tcl_Obj *key;
+} RxHashArgs;
+
+static const VerbsField rxHashFields[] = {
+    VERBS_FIELD(RxHashArgs, fields, VF_FLAGS, verbsRxHashFields, 0, 0),
+    VERBS_FIELD(RxHashArgs, function, VF_ENUM, verbsRxHashFunction, 0, 0),
+    VERBS_FIELD(RxHashArgs, key, VF_TCLOBJ, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+
+static const VerbsStruct rxHashStruct = {"rx_hash key", rxHashFields};
+
+/*
  * The options of [verbs::qp create].
  */
 
 typedef struct QpArgs {
     VerbsCreateHead head;
     Tcl_Obj *cap;
-    VerbsObj *recv_cq, *send_cq;
+    VerbsObj *recv_cq, *rwq_ind_table;
+    Tcl_Obj *rx_hash;
+    VerbsObj *send_cq;
     uint64_t send_ops;
     int sq_sig_all;
     VerbsObj *srq;
@@ -236,7 +262,7 @@ typedef struct QpArgs {
  *
  *	Refuse an option a QP of some kind does not take: "-recv_cq is not
  *	for an xrc_send qp (...)".  NoQueues refuses the queue options of a
- *	QP without queues of its own (xrc_recv), cqWhy saying where
+ *	QP without queues of its own (xrc_recv, RSS), cqWhy saying where
  *	its receives complete.
  *
  * Results:
@@ -287,17 +313,19 @@ NoQueues(
  *	is then made by rdma_create_qp on that id, and holds a reference on
  *	the id (rdma_destroy_qp needs it).
  *
- *	Two kinds of QP are made by ibv_create_qp_ex: xrc_recv QPs on a
+ *	Three kinds of QP are made by ibv_create_qp_ex: xrc_recv QPs on a
  *	device context, in an XRC domain, with no PD, CQs or send queue;
- *	and QPs with -send_ops or of type xrc_send.  The others are made by
+ *	RSS QPs (-rwq_ind_table with -rx_hash), which receive through the
+ *	WQs of the table and have no CQs of their own; and QPs with
+ *	-send_ops or of type xrc_send.  The others are made by
  *	ibv_create_qp.
  *
  * Results:
  *	A standard Tcl result, the qp object's name.
  *
  * Side effects:
- *	Creates the QP; takes references on its CQs, SRQ, XRC domain and
- *	id.
+ *	Creates the QP; takes references on its CQs, SRQ, XRC domain,
+ *	indirection table and id.
  *
  *----------------------------------------------------------------------
  */
@@ -313,6 +341,9 @@ VerbsQpCreate(
 	VERBS_OPTION(QpArgs, cap, VF_TCLOBJ, NULL, "dict"),
 	VERBS_OPTION_COMMAND,
 	VERBS_OPTION(QpArgs, recv_cq, VF_OBJ, &verbsCqClass, "cq"),
+	VERBS_OPTION(QpArgs, rwq_ind_table, VF_OBJ, &verbsRwqIndTableClass,
+		"table"),
+	VERBS_OPTION(QpArgs, rx_hash, VF_TCLOBJ, NULL, "dict"),
 	VERBS_OPTION(QpArgs, send_cq, VF_OBJ, &verbsCqClass, "cq"),
 	VERBS_OPTION(QpArgs, send_ops, VF_FLAGS, verbsSendOps, "ops"),
 	VERBS_OPTION(QpArgs, sq_sig_all, VF_BOOL, NULL, "bool"),
@@ -329,6 +360,9 @@ VerbsQpCreate(
     VerbsPd *p = NULL;
     VerbsCq *sendCq, *recvCq;
     VerbsQp *q;
+    RxHashArgs rx;
+    Tcl_Size keyLen = 0;
+    const unsigned char *key = NULL;
     const char *call = "ibv_create_qp";
     VerbsObj *refs[QP_REFS];
     int i, ex = 0;
@@ -414,6 +448,54 @@ VerbsQpCreate(
     } else if (args.xrcd) {
 	return VerbsArgError(interp, "-xrcd", NULL, "-xrcd is for xrc_recv "
 		"qps (an xrc srq names its domain itself)");
+    } else if (args.rwq_ind_table || args.rx_hash) {
+	/*
+	 * The hash first: its dict is checked wherever it is given.
+	 */
+
+	memset(&rx, 0, sizeof(rx));
+	rx.function = IBV_RX_HASH_FUNC_TOEPLITZ;
+	if (args.rx_hash) {
+	    if (VerbsDictToStruct(interp, &rxHashStruct, "-rx_hash",
+		    args.rx_hash, &rx, NULL) != TCL_OK) {
+		return TCL_ERROR;
+	    }
+	    if (rx.key == NULL) {
+		return VerbsArgError(interp, "-rx_hash", args.rx_hash,
+			"-rx_hash needs key, the bytes of the hash key");
+	    }
+	    key = VerbsGetBytes(interp, "key", rx.key, &keyLen);
+	    if (key == NULL) {
+		return TCL_ERROR;
+	    }
+	    if (keyLen == 0 || keyLen > UINT8_MAX) {
+		return VerbsArgError(interp, "key", rx.key, "bad key: %"
+			TCL_SIZE_MODIFIER "d bytes, must be 1 to %d", keyLen,
+			UINT8_MAX);
+	    }
+	}
+	if (args.rwq_ind_table == NULL || args.rx_hash == NULL) {
+	    return VerbsArgError(interp, args.rx_hash ? "-rwq_ind_table"
+		    : "-rx_hash", NULL, "an rss qp needs both -rwq_ind_table "
+		    "and -rx_hash");
+	}
+	if (NoQueues(interp, &args, "an rss qp", "its receives complete on "
+		"the cqs of the wqs of its -rwq_ind_table") != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (VerbsCheckOwner(interp, "-rwq_ind_table", args.rwq_ind_table,
+		ctxObj, "device context than the pd") != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	memset(&init.cap, 0, sizeof(init.cap));
+	init.rwq_ind_tbl = ((VerbsRwqIndTable *) args.rwq_ind_table)->table;
+	init.rx_hash_conf.rx_hash_function = rx.function;
+	init.rx_hash_conf.rx_hash_key_len = (uint8_t) keyLen;
+	init.rx_hash_conf.rx_hash_key = (uint8_t *) key;
+	init.rx_hash_conf.rx_hash_fields_mask = rx.fields;
+	init.comp_mask |= IBV_QP_INIT_ATTR_IND_TABLE
+		| IBV_QP_INIT_ATTR_RX_HASH;
+	ex = 1;
     } else {
 	if (sendCq == NULL) {
 	    return VerbsArgError(interp, "-send_cq", NULL,
@@ -458,7 +540,7 @@ VerbsQpCreate(
     }
     if (cm && ex) {
 	const char *option = args.send_ops != NO_SEND_OPS ? "-send_ops"
-		: "-type";
+		: args.rwq_ind_table ? "-rwq_ind_table" : "-type";
 
 	return VerbsArgError(interp, option, NULL, "%s%s is not for a qp made "
 		"on an rdma_cm id", option, option[1] == 't' ? " xrc_send" : "");
@@ -520,6 +602,7 @@ VerbsQpCreate(
     }
     q->srq = srq;
     q->xrcd = (VerbsXrcd *) args.xrcd;
+    q->indTable = (VerbsRwqIndTable *) args.rwq_ind_table;
     QpRefs(q, refs);
     for (i = 0; i < QP_REFS; i++) {
 	if (refs[i]) {
@@ -616,8 +699,8 @@ QpOpenCmd(
  *
  *	Whether the QP has a send queue (send) or a receive queue of its
  *	own to post to: an xrc_recv QP has neither, an xrc_send QP no
- *	receive queue.  Posting to a queue that is not there is refused
- *	here, before the provider.
+ *	receive queue, an RSS QP receives through its WQs.  Posting to a
+ *	queue that is not there is refused here, before the provider.
  *
  * Results:
  *	A standard Tcl result.
@@ -637,7 +720,9 @@ VerbsQpCheckQueue(
     Tcl_Obj *name;
     const char *why;
 
-    if (q->qpType == IBV_QPT_XRC_RECV) {
+    if (q->indTable) {
+	why = "an rss qp: it receives through the wqs of its rwq_ind_table";
+    } else if (q->qpType == IBV_QPT_XRC_RECV) {
 	why = "an xrc_recv qp: it receives into the xrc srqs its senders "
 		"name";
     } else if (q->qpType == IBV_QPT_XRC_SEND && !send) {
@@ -650,8 +735,15 @@ VerbsQpCheckQueue(
     Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s has no %s queue: it is %s",
 	    Tcl_GetString(name), send ? "send" : "receive", why));
     Tcl_DecrRefCount(name);
-    Tcl_SetErrorCode(interp, "VERBS", "ARG", "-type",
-	    q->qpType == IBV_QPT_XRC_RECV ? "xrc_recv" : "xrc_send", NULL);
+    if (q->indTable) {
+	name = VerbsObjName(&q->indTable->obj);
+	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-rwq_ind_table",
+		Tcl_GetString(name), NULL);
+	Tcl_DecrRefCount(name);
+    } else {
+	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-type",
+		q->qpType == IBV_QPT_XRC_RECV ? "xrc_recv" : "xrc_send", NULL);
+    }
     return TCL_ERROR;
 }
 
