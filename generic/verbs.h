@@ -247,8 +247,8 @@ typedef struct VerbsQp {
 				 * NULL. */
     VerbsRwqIndTable *indTable;	/* An RSS QP's table (referenced), or
 				 * NULL. */
-    int opened;			/* Made by ibv_open_qp: destroying it only
-				 * closes this process's handle. */
+    int opened;			/* Made by ibv_open_qp: destroying it
+				 * only closes this process's handle. */
     VerbsCmId *cm;		/* The rdma_cm id it was made on (referenced),
 				 * or NULL. */
     struct ibv_qp_ex *qpx;	/* With -send_ops: the extended QP of the

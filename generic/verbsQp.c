@@ -542,8 +542,9 @@ VerbsQpCreate(
 	const char *option = args.send_ops != NO_SEND_OPS ? "-send_ops"
 		: args.rwq_ind_table ? "-rwq_ind_table" : "-type";
 
-	return VerbsArgError(interp, option, NULL, "%s%s is not for a qp made "
-		"on an rdma_cm id", option, option[1] == 't' ? " xrc_send" : "");
+	return VerbsArgError(interp, option, NULL, "%s%s is not for a qp "
+		"made on an rdma_cm id", option,
+		option[1] == 't' ? " xrc_send" : "");
     }
     if (ex) {
 	call = "ibv_create_qp_ex";
