@@ -200,10 +200,45 @@ typedef struct VerbsCq {
     uint64_t wcFlags;		/* Its IBV_WC_EX_WITH_* flags. */
 } VerbsCq;
 
+/*
+ * An XRC domain (verbsSrq.c): XRC SRQs and xrc_recv QPs live in one.
+ */
+
+typedef struct VerbsXrcd {
+    VerbsObj obj;
+    struct ibv_xrcd *xrcd;
+    int fd;			/* The file that names it, or -1. */
+    int oflags;			/* O_CREAT, O_EXCL as opened. */
+} VerbsXrcd;
+
 typedef struct VerbsSrq {
     VerbsObj obj;
     struct ibv_srq *srq;
+    enum ibv_srq_type srqType;
+    VerbsXrcd *xrcd;		/* An XRC SRQ's domain (referenced), or
+				 * NULL. */
+    VerbsCq *cq;		/* The CQ of an XRC or tag matching SRQ
+				 * (referenced), or NULL. */
+    uint32_t maxNumTags;	/* Tag matching: the size of its list. */
 } VerbsSrq;
+
+/*
+ * Work queues and their indirection tables (verbsWq.c): the receive side
+ * of RSS QPs.
+ */
+
+typedef struct VerbsWq {
+    VerbsObj obj;
+    struct ibv_wq *wq;
+    VerbsCq *cq;		/* Referenced. */
+} VerbsWq;
+
+typedef struct VerbsRwqIndTable {
+    VerbsObj obj;
+    struct ibv_rwq_ind_table *table;
+    int nwqs;
+    VerbsWq **wqs;		/* Its entries, each referenced. */
+} VerbsRwqIndTable;
 
 /*
  * rdma_cm (verbsCm.c): an event channel owns its ids; an id made by a
@@ -223,9 +258,17 @@ typedef struct VerbsCmId {
 typedef struct VerbsQp {
     VerbsObj obj;
     struct ibv_qp *qp;
-    VerbsCq *sendCq;		/* Referenced, not owned. */
-    VerbsCq *recvCq;
+    VerbsCq *sendCq;		/* Referenced, not owned; NULL for a QP
+				 * without a send queue (xrc_recv, RSS). */
+    VerbsCq *recvCq;		/* NULL for a QP without a receive queue of
+				 * its own (xrc_send, xrc_recv, RSS). */
     VerbsSrq *srq;		/* Referenced, or NULL. */
+    VerbsXrcd *xrcd;		/* An xrc_recv QP's domain (referenced), or
+				 * NULL. */
+    VerbsRwqIndTable *indTable;	/* An RSS QP's table (referenced), or
+				 * NULL. */
+    int opened;			/* Made by ibv_open_qp: destroying it
+				 * only closes this process's handle. */
     VerbsCmId *cm;		/* The rdma_cm id it was made on (referenced),
 				 * or NULL. */
     struct ibv_qp_ex *qpx;	/* With -send_ops: the extended QP of the
@@ -263,6 +306,9 @@ MODULE_SCOPE int	VerbsCreateArgs(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], const char *fixed,
 			    const VerbsField *options, void *record,
 			    const VerbsType *parentClass);
+MODULE_SCOPE int	VerbsCheckOwner(Tcl_Interp *interp, const char *option,
+			    VerbsObj *objPtr, VerbsObj *owner,
+			    const char *where);
 MODULE_SCOPE VerbsState *VerbsGetState(Tcl_Interp *interp);
 MODULE_SCOPE int	VerbsObjectsCmd(ClientData cd, Tcl_Interp *interp,
 			    int objc, Tcl_Obj *const objv[]);
@@ -424,12 +470,15 @@ MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 	verbsSendFlags[], verbsWrOpcode[], verbsMigState[], verbsQpState[],
 	verbsAccessFlags[], verbsNodeType[], verbsTransportType[], verbsRate[],
 	verbsMtu[], verbsLinkLayer[], verbsGidType[], verbsEventType[],
-	verbsSendOps[], verbsCqWcFlags[], verbsDeviceCapFlagsEx[];
+	verbsSendOps[], verbsCqWcFlags[], verbsDeviceCapFlagsEx[],
+	verbsSrqTypes[], verbsXrcdOflags[], verbsOpsOpcode[], verbsOpsFlags[],
+	verbsWqState[], verbsWqType[], verbsWqFlags[], verbsRxHashFunction[],
+	verbsRxHashFields[];
 
 MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
 	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,
 	verbsGidEntryStruct, verbsSrqAttrStruct, verbsDeviceAttrExStruct,
-	verbsWcInputStruct;
+	verbsWcInputStruct, verbsTmCapStruct, verbsWqAttrStruct;
 
 MODULE_SCOPE Tcl_Obj *	VerbsEnumObj(const VerbsEnum *table, uint64_t value);
 MODULE_SCOPE Tcl_Obj *	VerbsFlagsObj(const VerbsEnum *table, uint64_t value);
@@ -497,7 +546,7 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
 
 #define VERBS_TYPES(X) \
     X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Cq) X(Dm) X(Mr) X(Mw) \
-    X(Pd) X(Pool) X(Qp) X(Srq)
+    X(Pd) X(Pool) X(Qp) X(RwqIndTable) X(Srq) X(Wq) X(Xrcd)
 
 #define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
 VERBS_TYPES(VERBS_DECLARE_TYPE)
@@ -506,6 +555,8 @@ MODULE_SCOPE const VerbsType *const verbsTypes[];
 MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsForkInitCmd, VerbsForkStatusCmd;
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
+MODULE_SCOPE int	VerbsQpCheckQueue(Tcl_Interp *interp, VerbsQp *q,
+			    int send);
 MODULE_SCOPE int	VerbsWcError(Tcl_Interp *interp, VerbsObj *objPtr,
 			    const struct ibv_wc *wc, uint64_t wrId);
 #define VERBS_DEFAULT_QKEY 0x11111111	/* UD Q_Key of to_init and sends. */
@@ -523,6 +574,9 @@ MODULE_SCOPE int	VerbsQpCreate(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], VerbsCmId *cm);
 typedef int (VerbsRecvPostProc)(void *target, struct ibv_recv_wr *wrs,
 	struct ibv_recv_wr **bad);
+MODULE_SCOPE int	VerbsParseSgList(Tcl_Interp *interp,
+			    Tcl_Obj *listObj, struct ibv_sge **sgePtr,
+			    int *numPtr);
 MODULE_SCOPE int	VerbsPostRecv(Tcl_Interp *interp, VerbsObj *objPtr,
 			    int n, Tcl_Obj *const wrObjs[],
 			    VerbsRecvPostProc *post, void *target,

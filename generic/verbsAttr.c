@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -363,6 +364,64 @@ const VerbsEnum verbsCqWcFlags[] = {
     {"completion_timestamp", IBV_WC_EX_WITH_COMPLETION_TIMESTAMP},
     {"completion_timestamp_wallclock",
 	    IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK},
+    {"tm_info", IBV_WC_EX_WITH_TM_INFO},
+    {NULL, 0}
+};
+const VerbsEnum verbsSrqTypes[] = {
+    {"basic", IBV_SRQT_BASIC},
+    {"xrc", IBV_SRQT_XRC},
+    {"tm", IBV_SRQT_TM},
+    {NULL, 0}
+};
+const VerbsEnum verbsXrcdOflags[] = {
+    {"create", O_CREAT},
+    {"excl", O_EXCL},
+    {NULL, 0}
+};
+const VerbsEnum verbsOpsOpcode[] = {
+    {"add", IBV_WR_TAG_ADD},
+    {"del", IBV_WR_TAG_DEL},
+    {"sync", IBV_WR_TAG_SYNC},
+    {NULL, 0}
+};
+const VerbsEnum verbsOpsFlags[] = {
+    {"signaled", IBV_OPS_SIGNALED},
+    {"tm_sync", IBV_OPS_TM_SYNC},
+    {NULL, 0}
+};
+const VerbsEnum verbsWqState[] = {
+    {"reset", IBV_WQS_RESET},
+    {"rdy", IBV_WQS_RDY},
+    {"err", IBV_WQS_ERR},
+    {"unknown", IBV_WQS_UNKNOWN},
+    {NULL, 0}
+};
+const VerbsEnum verbsWqType[] = {
+    {"rq", IBV_WQT_RQ},
+    {NULL, 0}
+};
+const VerbsEnum verbsWqFlags[] = {
+    {"cvlan_stripping", IBV_WQ_FLAGS_CVLAN_STRIPPING},
+    {"scatter_fcs", IBV_WQ_FLAGS_SCATTER_FCS},
+    {"delay_drop", IBV_WQ_FLAGS_DELAY_DROP},
+    {"pci_write_end_padding", IBV_WQ_FLAGS_PCI_WRITE_END_PADDING},
+    {NULL, 0}
+};
+const VerbsEnum verbsRxHashFunction[] = {
+    {"toeplitz", IBV_RX_HASH_FUNC_TOEPLITZ},
+    {NULL, 0}
+};
+const VerbsEnum verbsRxHashFields[] = {
+    {"src_ipv4", IBV_RX_HASH_SRC_IPV4},
+    {"dst_ipv4", IBV_RX_HASH_DST_IPV4},
+    {"src_ipv6", IBV_RX_HASH_SRC_IPV6},
+    {"dst_ipv6", IBV_RX_HASH_DST_IPV6},
+    {"src_port_tcp", IBV_RX_HASH_SRC_PORT_TCP},
+    {"dst_port_tcp", IBV_RX_HASH_DST_PORT_TCP},
+    {"src_port_udp", IBV_RX_HASH_SRC_PORT_UDP},
+    {"dst_port_udp", IBV_RX_HASH_DST_PORT_UDP},
+    {"ipsec_spi", IBV_RX_HASH_IPSEC_SPI},
+    {"inner", IBV_RX_HASH_INNER},
     {NULL, 0}
 };
 const VerbsEnum verbsGidType[] = {
@@ -462,23 +521,6 @@ static const VerbsEnum qpTypeBits[] = {
     QPT_BIT("xrc_recv", IBV_QPT_XRC_RECV),
     {NULL, 0}
 };
-static const VerbsEnum rxHashFields[] = {
-    {"src_ipv4", IBV_RX_HASH_SRC_IPV4},
-    {"dst_ipv4", IBV_RX_HASH_DST_IPV4},
-    {"src_ipv6", IBV_RX_HASH_SRC_IPV6},
-    {"dst_ipv6", IBV_RX_HASH_DST_IPV6},
-    {"src_port_tcp", IBV_RX_HASH_SRC_PORT_TCP},
-    {"dst_port_tcp", IBV_RX_HASH_DST_PORT_TCP},
-    {"src_port_udp", IBV_RX_HASH_SRC_PORT_UDP},
-    {"dst_port_udp", IBV_RX_HASH_DST_PORT_UDP},
-    {"ipsec_spi", IBV_RX_HASH_IPSEC_SPI},
-    {"inner", IBV_RX_HASH_INNER},
-    {NULL, 0}
-};
-static const VerbsEnum rxHashFunction[] = {
-    {"toeplitz", IBV_RX_HASH_FUNC_TOEPLITZ},
-    {NULL, 0}
-};
 static const VerbsEnum rawPacketCaps[] = {
     {"cvlan_stripping", IBV_RAW_PACKET_CAP_CVLAN_STRIPPING},
     {"scatter_fcs", IBV_RAW_PACKET_CAP_SCATTER_FCS},
@@ -529,9 +571,9 @@ static const VerbsField rssFields[] = {
     XR(struct ibv_rss_caps, max_rwq_indirection_tables, VF_UINT, NULL),
     XR(struct ibv_rss_caps, max_rwq_indirection_table_size, VF_UINT, NULL),
     XR(struct ibv_rss_caps, rx_hash_fields_mask, VF_FLAGS,
-	    rxHashFields),
+	    verbsRxHashFields),
     XR(struct ibv_rss_caps, rx_hash_function, VF_FLAGS,
-	    rxHashFunction),
+	    verbsRxHashFunction),
     VERBS_FIELD_END
 };
 static const VerbsStruct rssStruct = {"rss caps", rssFields};
@@ -712,6 +754,24 @@ static const VerbsField srqAttrFields[] = {
     VERBS_FIELD_END
 };
 const VerbsStruct verbsSrqAttrStruct = {"srq attribute", srqAttrFields};
+
+static const VerbsField tmCapFields[] = {
+    VERBS_FIELD(struct ibv_tm_cap, max_num_tags, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct ibv_tm_cap, max_ops, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsTmCapStruct = {"tm cap", tmCapFields};
+
+#define WA(f, kind, table, mask) \
+    VERBS_FIELD(struct ibv_wq_attr, f, kind, table, mask, 0)
+static const VerbsField wqAttrFields[] = {
+    WA(wq_state, VF_ENUM, verbsWqState, IBV_WQ_ATTR_STATE),
+    WA(curr_wq_state, VF_ENUM, verbsWqState, IBV_WQ_ATTR_CURR_STATE),
+    WA(flags, VF_FLAGS, verbsWqFlags, IBV_WQ_ATTR_FLAGS),
+    WA(flags_mask, VF_FLAGS, verbsWqFlags, IBV_WQ_ATTR_FLAGS),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsWqAttrStruct = {"wq attribute", wqAttrFields};
 
 /*
  * A work completion: read-only as a poll result; the same fields as input

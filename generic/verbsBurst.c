@@ -363,6 +363,16 @@ VerbsQpSendBurst(
 	    : a.remote_qkey;
     timeout = a.timeout;
     inlineData = a.inline_;
+    if (VerbsQpCheckQueue(interp, q, 1) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (q->qpType == IBV_QPT_XRC_SEND) {
+	Tcl_SetObjResult(interp, Tcl_NewStringObj("send_burst names no "
+		"remote_srqn: an xrc_send qp sends with post_send or wr_post",
+		-1));
+	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-type", "xrc_send", NULL);
+	return TCL_ERROR;
+    }
     err = ibv_query_qp(q->qp, &attr, IBV_QP_CAP, &init);
     if (err) {
 	return VerbsSysError(interp, "ibv_query_qp", objPtr, NULL, err);
@@ -429,6 +439,10 @@ VerbsQpSendBurst(
 
 	Tcl_IncrRefCount(peerName);
 	b->peer = (VerbsQp *) a.peer;
+	if (VerbsQpCheckQueue(interp, b->peer, 0) != TCL_OK) {
+	    Tcl_DecrRefCount(peerName);
+	    goto done;
+	}
 	if (opcode != IBV_WR_SEND && opcode != IBV_WR_SEND_WITH_IMM
 		&& opcode != IBV_WR_RDMA_WRITE_WITH_IMM) {
 	    VerbsArgError(interp, "-peer", peerName, "-peer is for opcodes "

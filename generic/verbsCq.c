@@ -234,7 +234,8 @@ CqCreateCmd(
  *	has wr_id, status, opcode, vendor_err and wc_flags, plus byte_len,
  *	imm_data (when the completion has one), qp_num, src_qp, slid, sl,
  *	dlid_path_bits, completion_timestamp and completion_wallclock_ns as
- *	requested.
+ *	requested, and tm_info {tag T priv P} for a tag matching completion
+ *	that matched (wc_flags tm_match) when tm_info was.
  *
  * Results:
  *	The number polled, or -1 with an error in interp.
@@ -328,6 +329,15 @@ PollEx(
 	if (f & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK) {
 	    PUT("completion_wallclock_ns",
 		    VerbsU64Obj(ibv_wc_read_completion_wallclock_ns(x)));
+	}
+	if ((f & IBV_WC_EX_WITH_TM_INFO) && x->read_tm_info
+		&& (wcFlags & IBV_WC_TM_MATCH)) {
+	    struct ibv_wc_tm_info tm;
+
+	    ibv_wc_read_tm_info(x, &tm);
+	    PUT("tm_info", Tcl_NewListObj(4, (Tcl_Obj *[]) {
+		    VerbsKeyObj("tag"), VerbsU64Obj(tm.tag),
+		    VerbsKeyObj("priv"), Tcl_NewWideIntObj(tm.priv)}));
 	}
 #undef PUT
 	Tcl_ListObjAppendElement(NULL, list, d);

@@ -534,6 +534,45 @@ VerbsObjGet(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsCheckOwner --
+ *
+ *	An object given to a new one (with an option) must belong where the
+ *	new one does: a QP's CQs to its PD's device context, its SRQ to the
+ *	PD itself, and so on.  where names the owner for the message
+ *	("pd", "device context than the pd").
+ *
+ * Results:
+ *	A standard Tcl result (TCL_OK for a NULL object).
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsCheckOwner(
+    Tcl_Interp *interp,
+    const char *option,
+    VerbsObj *objPtr,
+    VerbsObj *owner,
+    const char *where)
+{
+    Tcl_Obj *name;
+
+    if (objPtr == NULL || objPtr->parent == owner) {
+	return TCL_OK;
+    }
+    name = VerbsObjName(objPtr);
+    VerbsArgError(interp, option, name, "%s \"%s\" is on another %s",
+	    option, Tcl_GetString(name), where);
+    Tcl_DecrRefCount(name);
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsCreateArgs --
  *
  *	The common start of every create command: "create PARENT ?FIXED
@@ -674,7 +713,9 @@ VerbsObjectsCmd(
  *
  * VerbsCgetMethod --
  *
- *	$obj cget ?-option?: one value, or a dict of all of them.
+ *	$obj cget ?-option?: one value, or a dict of all of them (where a
+ *	computed value cannot be had, it is empty in the dict, and the
+ *	option alone is the error).
  *
  * Results:
  *	A standard Tcl result.
@@ -709,8 +750,14 @@ VerbsCgetMethod(
     dict = Tcl_NewDictObj();
     for (f = rows; f->name; f++) {
 	if (VerbsFieldGet(interp, f, objPtr, objPtr, &value) != TCL_OK) {
-	    Tcl_DecrRefCount(dict);
-	    return TCL_ERROR;
+	    /*
+	     * Only a computed row can fail (the device cannot give the
+	     * value: a call it lacks).  The dict of all options still
+	     * comes, with that value empty; the option alone says why.
+	     */
+
+	    Tcl_ResetResult(interp);
+	    value = Tcl_NewObj();
 	}
 	Tcl_DictObjPut(NULL, dict, VerbsKeyObj(f->name), value);
     }

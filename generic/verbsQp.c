@@ -42,7 +42,7 @@ static const VerbsMethod qpMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
-static VerbsGetProc QpState;
+static VerbsGetProc QpState, QpPd, QpContext;
 
 static const VerbsField qpCget[] = {
     VERBS_CGET_PTR("-qp_num", VerbsQp, qp, struct ibv_qp, qp_num, VF_UINT,
@@ -52,21 +52,26 @@ static const VerbsField qpCget[] = {
     VERBS_CGET_PROC("-state", QpState),
     VERBS_CGET_PTR("-handle", VerbsQp, qp, struct ibv_qp, handle, VF_UINT,
 	    NULL),
-    VERBS_CGET_PARENT("-pd"),
+    VERBS_CGET_PROC("-pd", QpPd),
+    VERBS_CGET_PROC("-context", QpContext),
     VERBS_CGET("-send_cq", VerbsQp, sendCq, VF_OBJ, NULL),
     VERBS_CGET("-recv_cq", VerbsQp, recvCq, VF_OBJ, NULL),
     VERBS_CGET("-srq", VerbsQp, srq, VF_OBJ, NULL),
+    VERBS_CGET("-xrcd", VerbsQp, xrcd, VF_OBJ, NULL),
+    VERBS_CGET("-rwq_ind_table", VerbsQp, indTable, VF_OBJ, NULL),
+    VERBS_CGET("-opened", VerbsQp, opened, VF_BOOL, NULL),
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
 };
 
-static Tcl_ObjCmdProc QpCreateCmd;
+static Tcl_ObjCmdProc QpCreateCmd, QpOpenCmd;
 
 static const VerbsCtor qpCtors[] = {
-    {"create", QpCreateCmd}, {NULL, NULL}
+    {"create", QpCreateCmd}, {"open", QpOpenCmd}, {NULL, NULL}
 };
 
 #define NO_SEND_OPS (~(uint64_t) 0)	/* -send_ops not given. */
+#define QP_REFS 5			/* Objects a QP may hold (QpRefs). */
 
 /*
  * The objects of a bind_mw work request, applied once it is posted.
@@ -83,17 +88,21 @@ typedef struct MwBind {
 /*
  *----------------------------------------------------------------------
  *
- * QpState, QpFree --
+ * QpState, QpPd, QpContext, QpRefs, QpFree --
  *
  *	The -state cget option, asked of the device (an error completion
- *	moves the QP on its own); destruction of the QP, which then lets
- *	go of its CQs.
+ *	moves the QP on its own); -pd, the QP's parent when that is a PD
+ *	(an xrc_recv QP has none); -context, its device context; the
+ *	objects a QP holds references on (QpRefs: NULL where none);
+ *	destruction of the QP (of an opened one: closing this process's
+ *	handle), which then lets go of its CQs, SRQ, XRC domain or
+ *	indirection table.
  *
  * Results:
- *	QpState: a standard Tcl result.
+ *	QpState: a standard Tcl result.  QpPd, QpContext: TCL_OK.
  *
  * Side effects:
- *	QpFree: ibv_destroy_qp, releases the CQ and SRQ references.
+ *	QpFree: ibv_destroy_qp, releases the references.
  *
  *----------------------------------------------------------------------
  */
@@ -116,11 +125,53 @@ QpState(
     return TCL_OK;
 }
 
+static int
+QpPd(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    VerbsObj *parent = objPtr->parent;
+
+    *valuePtr = parent->typePtr == &verbsPdClass ? VerbsObjName(parent)
+	    : Tcl_NewObj();
+    return TCL_OK;
+}
+
+static int
+QpContext(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    VerbsObj *o = objPtr->parent;
+
+    while (o->typePtr != &verbsContextClass) {
+	o = o->parent;
+    }
+    *valuePtr = VerbsObjName(o);
+    return TCL_OK;
+}
+
+static void
+QpRefs(
+    VerbsQp *q,
+    VerbsObj *refs[QP_REFS])
+{
+    refs[0] = (VerbsObj *) q->sendCq;
+    refs[1] = (VerbsObj *) q->recvCq;
+    refs[2] = (VerbsObj *) q->srq;
+    refs[3] = (VerbsObj *) q->xrcd;
+    refs[4] = (VerbsObj *) q->indTable;
+}
+
 static void
 QpFree(
     VerbsObj *objPtr)
 {
     VerbsQp *q = (VerbsQp *) objPtr;
+    VerbsObj *refs[QP_REFS];
+    int i;
 
     if (q->cm) {
 	/* librdmacm keeps id->qp: let it clear that as it destroys. */
@@ -129,10 +180,11 @@ QpFree(
     } else {
 	ibv_destroy_qp(q->qp);
     }
-    VerbsObjRelease(&q->sendCq->obj);
-    VerbsObjRelease(&q->recvCq->obj);
-    if (q->srq) {
-	VerbsObjRelease(&q->srq->obj);
+    QpRefs(q, refs);
+    for (i = 0; i < QP_REFS; i++) {
+	if (refs[i]) {
+	    VerbsObjRelease(refs[i]);
+	}
     }
 }
 
@@ -143,54 +195,20 @@ const VerbsType verbsQpClass = {
 /*
  *----------------------------------------------------------------------
  *
- * CheckQpRef --
- *
- *	A CQ or SRQ given to a new QP must belong where the QP does: a CQ
- *	to the PD's device context, an SRQ to the PD itself.
- *
- * Results:
- *	A standard Tcl result (TCL_OK for a NULL object).
- *
- * Side effects:
- *	None.
- *
- *----------------------------------------------------------------------
- */
-
-static int
-CheckQpRef(
-    Tcl_Interp *interp,
-    const char *option,
-    VerbsObj *objPtr,
-    VerbsObj *owner,
-    const char *where)
-{
-    Tcl_Obj *name;
-
-    if (objPtr == NULL || objPtr->parent == owner) {
-	return TCL_OK;
-    }
-    name = VerbsObjName(objPtr);
-    VerbsArgError(interp, option, name, "%s \"%s\" is on another %s",
-	    option, Tcl_GetString(name), where);
-    Tcl_DecrRefCount(name);
-    return TCL_ERROR;
-}
-
-/*
- *----------------------------------------------------------------------
- *
  * QpCreateCmd --
  *
  *	verbs::qp create PD -send_cq CQ ?-recv_cq CQ? ?-srq SRQ?
- *		?-type rc|uc|ud?
- *		?-cap DICT? ?-sq_sig_all BOOL? ?-command NAME?
+ *		?-type rc|uc|ud|raw_packet|xrc_send? ?-cap DICT?
+ *		?-sq_sig_all BOOL? ?-send_ops OPS? ?-command NAME?
+ *	verbs::qp create PD -type raw_packet -rwq_ind_table TABLE
+ *		-rx_hash DICT ?-command NAME?
+ *	verbs::qp create CONTEXT -type xrc_recv -xrcd XRCD ?-command NAME?
  *
  * Results:
  *	The qp object command's name.
  *
  * Side effects:
- *	ibv_create_qp; takes references on the CQs and the SRQ.
+ *	Creates the QP; takes references on what it uses.
  *
  *----------------------------------------------------------------------
  */
@@ -206,6 +224,90 @@ QpCreateCmd(
 }
 
 /*
+ * The -rx_hash dict of an RSS QP: its ibv_rx_hash_conf.
+ */
+
+typedef struct RxHashArgs {
+    uint64_t fields;
+    uint8_t function;
+    Tcl_Obj *key;
+} RxHashArgs;
+
+static const VerbsField rxHashFields[] = {
+    VERBS_FIELD(RxHashArgs, fields, VF_FLAGS, verbsRxHashFields, 0, 0),
+    VERBS_FIELD(RxHashArgs, function, VF_ENUM, verbsRxHashFunction, 0, 0),
+    VERBS_FIELD(RxHashArgs, key, VF_TCLOBJ, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+
+static const VerbsStruct rxHashStruct = {"rx_hash key", rxHashFields};
+
+/*
+ * The options of [verbs::qp create].
+ */
+
+typedef struct QpArgs {
+    VerbsCreateHead head;
+    Tcl_Obj *cap;
+    VerbsObj *recv_cq, *rwq_ind_table;
+    Tcl_Obj *rx_hash;
+    VerbsObj *send_cq;
+    uint64_t send_ops;
+    int sq_sig_all;
+    VerbsObj *srq;
+    uint64_t type;
+    VerbsObj *xrcd;
+} QpArgs;
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * NotFor, NoQueues --
+ *
+ *	Refuse an option a QP of some kind does not take: "-recv_cq is not
+ *	for an xrc_send qp (...)".  NoQueues refuses the queue options of a
+ *	QP without queues of its own (xrc_recv, RSS), cqWhy saying where
+ *	its receives complete.
+ *
+ * Results:
+ *	NotFor: TCL_ERROR.  NoQueues: a standard Tcl result.
+ *
+ * Side effects:
+ *	Sets the result and errorCode {VERBS ARG option {}}.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+NotFor(
+    Tcl_Interp *interp,
+    const char *option,
+    const char *kind,
+    const char *why)
+{
+    return VerbsArgError(interp, option, NULL, "%s is not for %s (%s)",
+	    option, kind, why);
+}
+
+static int
+NoQueues(
+    Tcl_Interp *interp,
+    const QpArgs *a,
+    const char *kind,
+    const char *cqWhy)
+{
+    if (a->send_cq || a->recv_cq || a->srq) {
+	return NotFor(interp, a->send_cq ? "-send_cq" : a->recv_cq
+		? "-recv_cq" : "-srq", kind, cqWhy);
+    }
+    if (a->cap || a->send_ops != NO_SEND_OPS) {
+	return NotFor(interp, a->cap ? "-cap" : "-send_ops", kind,
+		"it has no queues of its own");
+    }
+    return TCL_OK;
+}
+
+/*
  *----------------------------------------------------------------------
  *
  * VerbsQpCreate --
@@ -215,11 +317,19 @@ QpCreateCmd(
  *	is then made by rdma_create_qp on that id, and holds a reference on
  *	the id (rdma_destroy_qp needs it).
  *
+ *	Three kinds of QP are made by ibv_create_qp_ex: xrc_recv QPs on a
+ *	device context, in an XRC domain, with no PD, CQs or send queue;
+ *	RSS QPs (-rwq_ind_table with -rx_hash), which receive through the
+ *	WQs of the table and have no CQs of their own; and QPs with
+ *	-send_ops or of type xrc_send.  The others are made by
+ *	ibv_create_qp.
+ *
  * Results:
  *	A standard Tcl result, the qp object's name.
  *
  * Side effects:
- *	Creates the QP; takes references on its CQs, SRQ and id.
+ *	Creates the QP; takes references on its CQs, SRQ, XRC domain,
+ *	indirection table and id.
  *
  *----------------------------------------------------------------------
  */
@@ -231,75 +341,219 @@ VerbsQpCreate(
     Tcl_Obj *const objv[],
     VerbsCmId *cm)
 {
-    typedef struct {
-	VerbsCreateHead head;
-	struct ibv_qp_cap cap;
-	VerbsObj *recv_cq, *send_cq;
-	uint64_t send_ops;
-	int sq_sig_all;
-	VerbsObj *srq;
-	uint64_t type;
-    } QpArgs;
     static const VerbsField options[] = {
-	VERBS_OPTION(QpArgs, cap, VF_STRUCT, &verbsQpCapStruct, "dict"),
+	VERBS_OPTION(QpArgs, cap, VF_TCLOBJ, NULL, "dict"),
 	VERBS_OPTION_COMMAND,
 	VERBS_OPTION(QpArgs, recv_cq, VF_OBJ, &verbsCqClass, "cq"),
-	VERBS_OPTION_REQUIRED(QpArgs, send_cq, VF_OBJ, &verbsCqClass, 0,
-		"cq:a qp needs a completion queue"),
+	VERBS_OPTION(QpArgs, rwq_ind_table, VF_OBJ, &verbsRwqIndTableClass,
+		"table"),
+	VERBS_OPTION(QpArgs, rx_hash, VF_TCLOBJ, NULL, "dict"),
+	VERBS_OPTION(QpArgs, send_cq, VF_OBJ, &verbsCqClass, "cq"),
 	VERBS_OPTION(QpArgs, send_ops, VF_FLAGS, verbsSendOps, "ops"),
 	VERBS_OPTION(QpArgs, sq_sig_all, VF_BOOL, NULL, "bool"),
 	VERBS_OPTION(QpArgs, srq, VF_OBJ, &verbsSrqClass, "srq"),
 	VERBS_OPTION(QpArgs, type, VF_ENUM, verbsQpTypes, "type"),
+	VERBS_OPTION(QpArgs, xrcd, VF_OBJ, &verbsXrcdClass, "xrcd"),
 	VERBS_FIELD_END
     };
     QpArgs args;
     VerbsSrq *srq;
-    struct ibv_qp_init_attr init;
+    struct ibv_qp_init_attr_ex init;
     struct ibv_qp *qp;
-    VerbsPd *p;
+    VerbsObj *parent, *ctxObj, *given;
+    VerbsPd *p = NULL;
     VerbsCq *sendCq, *recvCq;
     VerbsQp *q;
+    RxHashArgs rx;
+    Tcl_Size keyLen = 0;
+    const unsigned char *key = NULL;
+    const char *call = "ibv_create_qp";
+    VerbsObj *refs[QP_REFS];
+    int i, ex = 0;
 
+    /*
+     * The first word is a pd, or for an xrc_recv QP a device context:
+     * look at what it is to resolve it as one or the other.
+     */
+
+    given = (objc > 1 && cm == NULL) ? VerbsObjFind(interp, objv[1]) : NULL;
     memset(&args, 0, sizeof(args));
-    args.cap.max_send_wr = 16;
-    args.cap.max_recv_wr = 16;
-    args.cap.max_send_sge = 1;
-    args.cap.max_recv_sge = 1;
     args.send_ops = NO_SEND_OPS;
     args.type = IBV_QPT_RC;
-    if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
-	    &verbsPdClass) != TCL_OK) {
+    if (VerbsCreateArgs(interp, objc, objv, "pd|context", options, &args,
+	    (given && given->typePtr == &verbsContextClass)
+	    ? &verbsContextClass : &verbsPdClass) != TCL_OK) {
 	return TCL_ERROR;
     }
-    p = (VerbsPd *) args.head.parent;
+    parent = args.head.parent;
+    if (parent->typePtr == &verbsPdClass) {
+	p = (VerbsPd *) parent;
+	ctxObj = parent->parent;
+    } else {
+	ctxObj = parent;
+    }
     sendCq = (VerbsCq *) args.send_cq;
     recvCq = args.recv_cq ? (VerbsCq *) args.recv_cq : sendCq;
     srq = (VerbsSrq *) args.srq;
-    if (CheckQpRef(interp, "-send_cq", args.send_cq, p->obj.parent,
-	    "device context than the pd") != TCL_OK
-	    || CheckQpRef(interp, "-recv_cq", args.recv_cq, p->obj.parent,
-	    "device context than the pd") != TCL_OK
-	    || CheckQpRef(interp, "-srq", args.srq, &p->obj, "pd")
-	    != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (args.send_ops != NO_SEND_OPS && cm) {
-	Tcl_Obj *ops = VerbsFlagsObj(verbsSendOps, args.send_ops);
-
-	Tcl_IncrRefCount(ops);
-	VerbsArgError(interp, "-send_ops", ops,
-		"-send_ops is not for a qp made on an rdma_cm id");
-	Tcl_DecrRefCount(ops);
-	return TCL_ERROR;
-    }
 
     memset(&init, 0, sizeof(init));
-    init.send_cq = sendCq->cq;
-    init.recv_cq = recvCq->cq;
     init.qp_type = (enum ibv_qp_type) args.type;
     init.sq_sig_all = args.sq_sig_all;
-    init.srq = srq ? srq->srq : NULL;
-    init.cap = args.cap;
+    init.cap.max_send_wr = 16;
+    init.cap.max_recv_wr = 16;
+    init.cap.max_send_sge = 1;
+    init.cap.max_recv_sge = 1;
+    if (p) {
+	init.pd = p->pd;
+	init.comp_mask = IBV_QP_INIT_ATTR_PD;
+    }
+
+    /*
+     * What each kind of QP takes.
+     */
+
+    if (args.type == IBV_QPT_XRC_RECV) {
+	if (p) {
+	    Tcl_Obj *type = Tcl_NewStringObj("xrc_recv", -1);
+
+	    Tcl_IncrRefCount(type);
+	    VerbsArgError(interp, "-type", type, "an xrc_recv qp has no pd: "
+		    "make it on the device context of the pd, with -xrcd");
+	    Tcl_DecrRefCount(type);
+	    return TCL_ERROR;
+	}
+	if (NoQueues(interp, &args, "an xrc_recv qp", "its receives "
+		"complete on the cqs of the xrc srqs its senders name")
+		!= TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (args.xrcd == NULL) {
+	    return VerbsArgError(interp, "-xrcd", NULL, "missing -xrcd: an "
+		    "xrc_recv qp lives in an xrc domain");
+	}
+	if (VerbsCheckOwner(interp, "-xrcd", args.xrcd, ctxObj,
+		"device context") != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	memset(&init.cap, 0, sizeof(init.cap));
+	init.xrcd = ((VerbsXrcd *) args.xrcd)->xrcd;
+	init.comp_mask |= IBV_QP_INIT_ATTR_XRCD;
+	ex = 1;
+    } else if (p == NULL) {
+	Tcl_Obj *name = VerbsObjName(parent);
+
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("\"%s\" is not a verbs pd "
+		"object (only an xrc_recv qp is made on a device context)",
+		Tcl_GetString(name)));
+	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", "pd", Tcl_GetString(name),
+		NULL);
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    } else if (args.xrcd) {
+	return VerbsArgError(interp, "-xrcd", NULL, "-xrcd is for xrc_recv "
+		"qps (an xrc srq names its domain itself)");
+    } else if (args.rwq_ind_table || args.rx_hash) {
+	/*
+	 * The hash first: its dict is checked wherever it is given.
+	 */
+
+	memset(&rx, 0, sizeof(rx));
+	rx.function = IBV_RX_HASH_FUNC_TOEPLITZ;
+	if (args.rx_hash) {
+	    if (VerbsDictToStruct(interp, &rxHashStruct, "-rx_hash",
+		    args.rx_hash, &rx, NULL) != TCL_OK) {
+		return TCL_ERROR;
+	    }
+	    if (rx.key == NULL) {
+		return VerbsArgError(interp, "-rx_hash", args.rx_hash,
+			"-rx_hash needs key, the bytes of the hash key");
+	    }
+	    key = VerbsGetBytes(interp, "key", rx.key, &keyLen);
+	    if (key == NULL) {
+		return TCL_ERROR;
+	    }
+	    if (keyLen == 0 || keyLen > UINT8_MAX) {
+		return VerbsArgError(interp, "key", rx.key, "bad key: %"
+			TCL_SIZE_MODIFIER "d bytes, must be 1 to %d", keyLen,
+			UINT8_MAX);
+	    }
+	}
+	if (args.rwq_ind_table == NULL || args.rx_hash == NULL) {
+	    return VerbsArgError(interp, args.rx_hash ? "-rwq_ind_table"
+		    : "-rx_hash", NULL, "an rss qp needs both -rwq_ind_table "
+		    "and -rx_hash");
+	}
+	if (NoQueues(interp, &args, "an rss qp", "its receives complete on "
+		"the cqs of the wqs of its -rwq_ind_table") != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (VerbsCheckOwner(interp, "-rwq_ind_table", args.rwq_ind_table,
+		ctxObj, "device context than the pd") != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	memset(&init.cap, 0, sizeof(init.cap));
+	init.rwq_ind_tbl = ((VerbsRwqIndTable *) args.rwq_ind_table)->table;
+	init.rx_hash_conf.rx_hash_function = rx.function;
+	init.rx_hash_conf.rx_hash_key_len = (uint8_t) keyLen;
+	init.rx_hash_conf.rx_hash_key = (uint8_t *) key;
+	init.rx_hash_conf.rx_hash_fields_mask = rx.fields;
+	init.comp_mask |= IBV_QP_INIT_ATTR_IND_TABLE
+		| IBV_QP_INIT_ATTR_RX_HASH;
+	ex = 1;
+    } else {
+	if (sendCq == NULL) {
+	    return VerbsArgError(interp, "-send_cq", NULL,
+		    "missing -send_cq: a qp needs a completion queue");
+	}
+	if (args.type == IBV_QPT_XRC_SEND) {
+	    if (args.recv_cq || args.srq) {
+		return NotFor(interp, args.recv_cq ? "-recv_cq" : "-srq",
+			"an xrc_send qp", "it only sends; its peer receives "
+			"into an xrc srq");
+	    }
+	    recvCq = NULL;
+	    init.cap.max_recv_wr = 0;
+	    init.cap.max_recv_sge = 0;
+	    ex = 1;
+	}
+	if (VerbsCheckOwner(interp, "-send_cq", args.send_cq, ctxObj,
+		"device context than the pd") != TCL_OK
+		|| VerbsCheckOwner(interp, "-recv_cq", args.recv_cq, ctxObj,
+		"device context than the pd") != TCL_OK
+		|| VerbsCheckOwner(interp, "-srq", args.srq, &p->obj, "pd")
+		!= TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (args.cap && VerbsDictToStruct(interp, &verbsQpCapStruct, "-cap",
+		args.cap, &init.cap, NULL) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	init.send_cq = sendCq->cq;
+	init.recv_cq = recvCq ? recvCq->cq : NULL;
+	init.srq = srq ? srq->srq : NULL;
+    }
+    if (args.send_ops != NO_SEND_OPS) {
+	/*
+	 * The extended QP: the same attributes, plus the send operations
+	 * the ibv_wr_* API may use on it ([$qp wr_post]).
+	 */
+
+	init.send_ops_flags = args.send_ops;
+	init.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	ex = 1;
+    }
+    if (cm && ex) {
+	const char *option = args.send_ops != NO_SEND_OPS ? "-send_ops"
+		: args.rwq_ind_table ? "-rwq_ind_table" : "-type";
+
+	return VerbsArgError(interp, option, NULL, "%s%s is not for a qp "
+		"made on an rdma_cm id", option,
+		option[1] == 't' ? " xrc_send" : "");
+    }
+    if (ex) {
+	call = "ibv_create_qp_ex";
+    }
+
     /*
      * The QP's context pointer is its object, so that an async event
      * names the QP it is about.
@@ -308,52 +562,30 @@ VerbsQpCreate(
     q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
     init.qp_context = q;
     if (cm) {
-	if (rdma_create_qp(cm->id, p->pd, &init) != 0) {
+	if (rdma_create_qp(cm->id, p->pd, (struct ibv_qp_init_attr *) &init)
+		!= 0) {
 	    ckfree(q);
 	    return VerbsSysError(interp, "rdma_create_qp", &cm->obj, NULL,
 		    errno);
 	}
 	qp = cm->id->qp;
-    } else if (args.send_ops != NO_SEND_OPS) {
-	/*
-	 * The extended QP: the same attributes, plus the send operations
-	 * the ibv_wr_* API may use on it ([$qp wr_post]).
-	 */
-
-	struct ibv_qp_init_attr_ex ex;
-
-	memset(&ex, 0, sizeof(ex));
-	ex.qp_context = init.qp_context;
-	ex.send_cq = init.send_cq;
-	ex.recv_cq = init.recv_cq;
-	ex.srq = init.srq;
-	ex.cap = init.cap;
-	ex.qp_type = init.qp_type;
-	ex.sq_sig_all = init.sq_sig_all;
-	ex.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-	ex.pd = p->pd;
-	ex.send_ops_flags = args.send_ops;
-	qp = ibv_create_qp_ex(((VerbsContext *) p->obj.parent)->ctx, &ex);
-	if (qp == NULL) {
-	    ckfree(q);
-	    return VerbsSysError(interp, "ibv_create_qp_ex", &p->obj, NULL,
-		    errno);
-	}
-	q->qpx = ibv_qp_to_qp_ex(qp);
-	q->sendOps = args.send_ops;
+    } else if (ex) {
+	qp = ibv_create_qp_ex(((VerbsContext *) ctxObj)->ctx, &init);
     } else {
-	qp = ibv_create_qp(p->pd, &init);
+	qp = ibv_create_qp(p->pd, (struct ibv_qp_init_attr *) &init);
     }
     if (qp == NULL) {
 	ckfree(q);
-	return VerbsSysError(interp, "ibv_create_qp", &p->obj, NULL, errno);
+	return VerbsSysError(interp, call, parent, NULL, errno);
     }
     q->qp = qp;
-    q->sendCq = sendCq;
-    q->recvCq = recvCq;
+    if (args.send_ops != NO_SEND_OPS) {
+	q->qpx = ibv_qp_to_qp_ex(qp);
+	q->sendOps = args.send_ops;
+    }
     q->qpType = init.qp_type;
     q->portNum = 1;
-    if (VerbsObjRegister(interp, &q->obj, &p->obj, args.head.command)
+    if (VerbsObjRegister(interp, &q->obj, parent, args.head.command)
 	    != TCL_OK) {
 	if (cm) {
 	    rdma_destroy_qp(cm->id);
@@ -367,13 +599,157 @@ VerbsQpCreate(
 	q->cm = cm;
 	VerbsObjRetain(&cm->obj);
     }
-    VerbsObjRetain(&sendCq->obj);
-    VerbsObjRetain(&recvCq->obj);
-    if (srq) {
-	q->srq = srq;
-	VerbsObjRetain(&srq->obj);
+    if (init.send_cq) {
+	q->sendCq = sendCq;
+    }
+    if (init.recv_cq) {
+	q->recvCq = recvCq;
+    }
+    q->srq = srq;
+    q->xrcd = (VerbsXrcd *) args.xrcd;
+    q->indTable = (VerbsRwqIndTable *) args.rwq_ind_table;
+    QpRefs(q, refs);
+    for (i = 0; i < QP_REFS; i++) {
+	if (refs[i]) {
+	    VerbsObjRetain(refs[i]);
+	}
     }
     return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpOpenCmd --
+ *
+ *	verbs::qp open CONTEXT -xrcd XRCD -qp_num N ?-command NAME?: open
+ *	an xrc_recv QP that lives in XRCD (made by this or another process
+ *	sharing the domain) by its number.  Closing the object closes this
+ *	handle only; the QP stays as long as its creator keeps it.
+ *
+ * Results:
+ *	The qp object command's name.
+ *
+ * Side effects:
+ *	ibv_open_qp; takes a reference on the XRC domain.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+QpOpenCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    typedef struct {
+	VerbsCreateHead head;
+	uint64_t qp_num;
+	VerbsObj *xrcd;
+    } OpenArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_OPTION_REQUIRED(OpenArgs, qp_num, VF_UINT, NULL, 0xffffff,
+		"qpn:the number of the xrc_recv qp to open"),
+	VERBS_OPTION_REQUIRED(OpenArgs, xrcd, VF_OBJ, &verbsXrcdClass, 0,
+		"xrcd:the xrc domain the qp lives in"),
+	VERBS_FIELD_END
+    };
+    OpenArgs args = {{NULL, NULL}, 0, NULL};
+    struct ibv_qp_open_attr attr;
+    VerbsObj *ctxObj;
+    VerbsQp *q;
+
+    if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
+	    &verbsContextClass) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    ctxObj = args.head.parent;
+    if (VerbsCheckOwner(interp, "-xrcd", args.xrcd, ctxObj, "device context")
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
+    memset(&attr, 0, sizeof(attr));
+    attr.comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD
+	    | IBV_QP_OPEN_ATTR_CONTEXT | IBV_QP_OPEN_ATTR_TYPE;
+    attr.qp_num = (uint32_t) args.qp_num;
+    attr.xrcd = ((VerbsXrcd *) args.xrcd)->xrcd;
+    attr.qp_context = q;
+    attr.qp_type = IBV_QPT_XRC_RECV;
+    q->qp = ibv_open_qp(((VerbsContext *) ctxObj)->ctx, &attr);
+    if (q->qp == NULL) {
+	ckfree(q);
+	return VerbsSysError(interp, "ibv_open_qp", ctxObj, NULL, errno);
+    }
+    q->qpType = IBV_QPT_XRC_RECV;
+    q->portNum = 1;
+    q->opened = 1;
+    if (VerbsObjRegister(interp, &q->obj, ctxObj, args.head.command)
+	    != TCL_OK) {
+	ibv_destroy_qp(q->qp);
+	ckfree(q);
+	return TCL_ERROR;
+    }
+    q->xrcd = (VerbsXrcd *) args.xrcd;
+    VerbsObjRetain(args.xrcd);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsQpCheckQueue --
+ *
+ *	Whether the QP has a send queue (send) or a receive queue of its
+ *	own to post to: an xrc_recv QP has neither, an xrc_send QP no
+ *	receive queue, an RSS QP receives through its WQs.  Posting to a
+ *	queue that is not there is refused here, before the provider.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsQpCheckQueue(
+    Tcl_Interp *interp,
+    VerbsQp *q,
+    int send)
+{
+    Tcl_Obj *name;
+    const char *why;
+
+    if (q->indTable) {
+	why = "an rss qp: it receives through the wqs of its rwq_ind_table";
+    } else if (q->qpType == IBV_QPT_XRC_RECV) {
+	why = "an xrc_recv qp: it receives into the xrc srqs its senders "
+		"name";
+    } else if (q->qpType == IBV_QPT_XRC_SEND && !send) {
+	why = "an xrc_send qp: it only sends, its peer receives into an xrc "
+		"srq";
+    } else {
+	return TCL_OK;
+    }
+    name = VerbsObjName(&q->obj);
+    Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s has no %s queue: it is %s",
+	    Tcl_GetString(name), send ? "send" : "receive", why));
+    Tcl_DecrRefCount(name);
+    if (q->indTable) {
+	name = VerbsObjName(&q->indTable->obj);
+	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-rwq_ind_table",
+		Tcl_GetString(name), NULL);
+	Tcl_DecrRefCount(name);
+    } else {
+	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-type",
+		q->qpType == IBV_QPT_XRC_RECV ? "xrc_recv" : "xrc_send", NULL);
+    }
+    return TCL_ERROR;
 }
 
 /*
@@ -489,6 +865,8 @@ QpToInit(
 	mask |= IBV_QP_QKEY;
 	break;
     case IBV_QPT_RC:
+    case IBV_QPT_XRC_SEND:
+    case IBV_QPT_XRC_RECV:
 	attr.qp_access_flags = IBV_ACCESS_LOCAL_WRITE
 		| IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ
 		| IBV_ACCESS_REMOTE_ATOMIC;
@@ -522,12 +900,12 @@ QpToRtr(
 
     memset(&attr, 0, sizeof(attr));
     attr.qp_state = IBV_QPS_RTR;
-    if (q->qpType == IBV_QPT_RC || q->qpType == IBV_QPT_UC) {
+    if (q->qpType != IBV_QPT_UD && q->qpType != IBV_QPT_RAW_PACKET) {
 	attr.path_mtu = IBV_MTU_1024;
 	attr.rq_psn = 0;
 	mask |= IBV_QP_PATH_MTU | IBV_QP_RQ_PSN;
     }
-    if (q->qpType == IBV_QPT_RC) {
+    if (q->qpType == IBV_QPT_RC || q->qpType == IBV_QPT_XRC_RECV) {
 	attr.max_dest_rd_atomic = 1;
 	attr.min_rnr_timer = 12;
 	mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
@@ -553,13 +931,17 @@ QpToRts(
 	attr.sq_psn = 0;
 	mask |= IBV_QP_SQ_PSN;
     }
-    if (q->qpType == IBV_QPT_RC) {
-	attr.timeout = 14;
+    if (q->qpType == IBV_QPT_RC || q->qpType == IBV_QPT_XRC_SEND) {
 	attr.retry_cnt = 7;
 	attr.rnr_retry = 7;
 	attr.max_rd_atomic = 1;
-	mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY
-		| IBV_QP_MAX_QP_RD_ATOMIC;
+	mask |= IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+    }
+    if (q->qpType == IBV_QPT_RC || q->qpType == IBV_QPT_XRC_SEND
+	    || q->qpType == IBV_QPT_XRC_RECV) {
+	/* An XRC target takes a timeout and sq_psn only. */
+	attr.timeout = 14;
+	mask |= IBV_QP_TIMEOUT;
     }
     return ModifyWith(interp, q, &attr, mask, objc > 2 ? objv[2] : NULL,
 	    "rts");
@@ -664,15 +1046,19 @@ typedef struct SendWrArgs {
     uint32_t imm_data, invalidate_rkey;
     VerbsObj *mw;
     uint64_t opcode, remote_addr;
-    uint32_t remote_qkey, remote_qpn, rkey;
+    uint32_t remote_qkey, remote_qpn, remote_srqn, rkey;
     uint64_t send_flags;
     Tcl_Obj *sg_list;
     uint64_t swap, wr_id;
 } SendWrArgs;
 
 #define WR_UD_KEY 1		/* The "mask" of remote_qpn, remote_qkey. */
+#define WR_XRC_KEY 2		/* The "mask" of remote_srqn. */
 #define WR_FIELD(f, kind, table) \
     VERBS_FIELD(SendWrArgs, f, kind, table, 0, 0)
+#define WR_QPN(f, mask) \
+    {#f, VF_UINT, offsetof(SendWrArgs, f), sizeof(uint32_t), NULL, mask, 0, \
+     0, 0xffffff, NULL, NULL}	/* A 24-bit QP or SRQ number. */
 
 static const VerbsField sendWrFields[] = {
     WR_FIELD(ah, VF_OBJ, &verbsAhClass),
@@ -684,8 +1070,8 @@ static const VerbsField sendWrFields[] = {
     WR_FIELD(opcode, VF_ENUM, verbsWrOpcode),
     WR_FIELD(remote_addr, VF_UINT, NULL),
     VERBS_FIELD(SendWrArgs, remote_qkey, VF_UINT, NULL, WR_UD_KEY, 0),
-    {"remote_qpn", VF_UINT, offsetof(SendWrArgs, remote_qpn),
-	    sizeof(uint32_t), NULL, WR_UD_KEY, 0, 0, 0xffffff, NULL, NULL},
+    WR_QPN(remote_qpn, WR_UD_KEY),
+    WR_QPN(remote_srqn, WR_XRC_KEY),
     WR_FIELD(rkey, VF_UINT, NULL),
     WR_FIELD(send_flags, VF_FLAGS, verbsSendFlags),
     WR_FIELD(sg_list, VF_TCLOBJ, NULL),
@@ -919,8 +1305,8 @@ UnboundWindow(
  *
  *	One work request dict into its struct.  Send keys: wr_id opcode
  *	send_flags sg_list imm_data remote_addr rkey compare_add swap ah
- *	remote_qpn remote_qkey invalidate_rkey.  Receive keys: wr_id
- *	sg_list.
+ *	remote_qpn remote_qkey invalidate_rkey remote_srqn.  Receive keys:
+ *	wr_id sg_list.
  *
  * Results:
  *	A standard Tcl result; the SGE array is stored in the WR and freed
@@ -971,6 +1357,26 @@ ParseSendWr(
 
     if (VerbsCheckSendWr(interp, q, wr->opcode, ah, (given & WR_UD_KEY) != 0)
 	    != TCL_OK) {
+	goto done;
+    }
+
+    /*
+     * An xrc_send work request that reaches the peer names the XRC SRQ
+     * it goes to.
+     */
+
+    if (q->qpType == IBV_QPT_XRC_SEND && wr->opcode != IBV_WR_LOCAL_INV
+	    && wr->opcode != IBV_WR_BIND_MW) {
+	if (!(given & WR_XRC_KEY)) {
+	    VerbsArgError(interp, "remote_srqn", NULL, "an xrc_send work "
+		    "request needs remote_srqn, the srq_num of the xrc srq "
+		    "it goes to");
+	    goto done;
+	}
+	wr->qp_type.xrc.remote_srqn = a.remote_srqn;
+    } else if (given & WR_XRC_KEY) {
+	VerbsArgError(interp, "remote_srqn", NULL,
+		"remote_srqn is for the sends of xrc_send qps");
 	goto done;
     }
 
@@ -1035,7 +1441,8 @@ ParseRecvWr(
     }
     wr->wr_id = a.wr_id;
     if (a.sg_list) {
-	return VerbsParseSgList(interp, a.sg_list, &wr->sg_list, &wr->num_sge);
+	return VerbsParseSgList(interp, a.sg_list, &wr->sg_list,
+		&wr->num_sge);
     }
     return TCL_OK;
 }
@@ -1156,6 +1563,9 @@ QpPostSend(
     struct ibv_send_wr *wrs, *bad = NULL;
     MwBind *binds;
 
+    if (VerbsQpCheckQueue(interp, (VerbsQp *) objPtr, 1) != TCL_OK) {
+	return TCL_ERROR;
+    }
     if (ParseSendWrs(interp, (VerbsQp *) objPtr, n, objv + 2, &wrs, &binds)
 	    == TCL_OK) {
 	err = ibv_post_send(((VerbsQp *) objPtr)->qp, wrs, &bad);
@@ -1183,6 +1593,9 @@ QpPostRecv(
     int objc,
     Tcl_Obj *const objv[])
 {
+    if (VerbsQpCheckQueue(interp, (VerbsQp *) objPtr, 0) != TCL_OK) {
+	return TCL_ERROR;
+    }
     return VerbsPostRecv(interp, objPtr, objc - 2, objv + 2, PostToQp,
 	    ((VerbsQp *) objPtr)->qp, "ibv_post_recv");
 }
@@ -1284,6 +1697,9 @@ VerbsQpBindMw(
 		"mw bind_info ?-wr_id n? ?-signaled bool?");
 	return TCL_ERROR;
     }
+    if (VerbsQpCheckQueue(interp, (VerbsQp *) objPtr, 1) != TCL_OK) {
+	return TCL_ERROR;
+    }
     if (VerbsParseOptions(interp, objc, objv, 4, options, &args) != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -1371,6 +1787,11 @@ QpWrPost(
 	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-send_ops", "", NULL);
 	return TCL_ERROR;
     }
+    if (q->qpType == IBV_QPT_XRC_SEND && x->wr_set_xrc_srqn == NULL) {
+	/* ibv_wr_set_xrc_srqn calls it unchecked. */
+	return VerbsSysError(interp, "ibv_wr_set_xrc_srqn", objPtr, NULL,
+		EOPNOTSUPP);
+    }
     if (ParseSendWrs(interp, q, n, objv + 2, &wrs, &binds) != TCL_OK) {
 	goto done;
     }
@@ -1436,6 +1857,9 @@ QpWrPost(
 	if (q->qpType == IBV_QPT_UD) {
 	    ibv_wr_set_ud_addr(x, w->wr.ud.ah, w->wr.ud.remote_qpn,
 		    w->wr.ud.remote_qkey);
+	}
+	if (q->qpType == IBV_QPT_XRC_SEND && hasData) {
+	    ibv_wr_set_xrc_srqn(x, w->qp_type.xrc.remote_srqn);
 	}
 	if (!hasData) {
 	    continue;

@@ -82,7 +82,7 @@ proc ::verbs::gid_index {ctx {port 1}} {
 
 proc ::verbs::endpoint {qp args} {
     set opts [Options {-port 1 -gid_index {} -psn 0} $args]
-    set ctx [[$qp cget -pd] cget -context]
+    set ctx [$qp cget -context]
     set port [dict get $opts -port]
     set gidx [dict get $opts -gid_index]
     if {$gidx eq ""} {

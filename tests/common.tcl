@@ -12,6 +12,9 @@
 #	vm         running in the Soft-RoCE VM of tests/vm
 #	(and capability constraints, below)
 #
+#	Test files add constraints for what the device can do (XRC, tag
+#	matching, RSS) with vt::capable.
+#
 #	tests/expect.tcl, which the examples' tests source, adds:
 #	expect     Expect (tcl-expect) loads
 #	tcl9       running under Tcl 9 (make test-tcl9)
@@ -108,4 +111,21 @@ proc ::vt::closeAll {} {
     foreach o [verbs::objects] {
 	catch {$o close}
     }
+}
+
+# vt::capable SCRIPT --
+#	Whether the device can do what SCRIPT does: SCRIPT runs in this
+#	proc with ctx (a context of the device) and pd (a pd on it), and
+#	the answer is 1 when it succeeds.  Everything is closed again.  For
+#	the constraints of tests that need a capability rxe lacks.
+
+proc ::vt::capable {script} {
+    if {$::vt::dev eq ""} {
+	return 0
+    }
+    set ctx [verbs::context open $::vt::dev]
+    set pd [verbs::pd create $ctx]
+    set ok [expr {![catch $script]}]
+    $ctx close
+    return $ok
 }
