@@ -291,6 +291,12 @@ enum VerbsFieldKind {
 				 * dict. */
     VF_TIMEOUT,			/* int milliseconds, -1 for no limit. */
     VF_CSTR,			/* char *, read-only. */
+    VF_BE16,			/* __be16 shown in host order. */
+    VF_MAC,			/* uint8_t[6], as aa:bb:cc:dd:ee:ff. */
+    VF_IPV4,			/* 4 bytes in network order, as a.b.c.d. */
+    VF_IPV6,			/* 16 bytes, in IPv6 notation. */
+    VF_BYTES,			/* A byte array of at most the member's size
+				 * (zero-padded), as a byte string. */
     VF_PARENT,			/* The object's parent (cget only). */
     VF_TYPE,			/* The object's type name (cget only). */
     VF_PROC			/* Computed by getProc (cget only). */
@@ -324,8 +330,9 @@ struct VerbsField {
     int flags;
     unsigned short ptrOffset;	/* VF_DEREF: offset of the pointer in the
 				 * object's struct. */
-    uint64_t max;		/* VF_UINT input: the largest value (0: what
-				 * the field holds). */
+    uint64_t max;		/* VF_UINT, VF_BE16, VF_BE32 input: the
+				 * largest value (0: what the field
+				 * holds). */
     const char *arg;		/* Options: the value's name in the usage
 				 * ("entries"); with VF_REQUIRED, then the
 				 * reason after a colon ("bytes:the size of
@@ -345,6 +352,15 @@ typedef struct VerbsStruct {
 #define VERBS_FIELD(st, f, kind, table, mask, flags) \
     {#f, kind, offsetof(st, f), sizeof(((st *)0)->f), table, mask, flags, \
      0, 0, NULL, NULL}
+
+/*
+ * A dict field of an integer kind whose values stop below what the member
+ * holds (a 20-bit flow label in a uint32_t).
+ */
+
+#define VERBS_FIELD_MAX(st, f, kind, mask, max) \
+    {#f, kind, offsetof(st, f), sizeof(((st *)0)->f), NULL, mask, 0, 0, \
+     max, NULL, NULL}
 
 /*
  * Options of a command, into the record struct rec: "-f" sets rec.f.
@@ -440,6 +456,7 @@ MODULE_SCOPE int	VerbsDictToStruct(Tcl_Interp *interp,
 			    const VerbsStruct *st, const char *key,
 			    Tcl_Obj *dictObj,
 			    void *base, uint64_t *maskPtr);
+MODULE_SCOPE void	VerbsFieldFill(const VerbsField *f, void *base);
 
 /*
  * Errors (verbsAttr.c).
