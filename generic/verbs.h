@@ -153,6 +153,14 @@ typedef struct VerbsChannel {
 typedef struct VerbsPd {
     VerbsObj obj;
     struct ibv_pd *pd;
+    struct VerbsPd *protPd;	/* A parent domain: the protection domain
+				 * it was made from (referenced); else
+				 * NULL. */
+    VerbsObj *td;		/* A parent domain's thread domain
+				 * (referenced), or NULL. */
+    Tcl_Obj *alloc, *free;	/* Its allocator command prefixes, or
+				 * NULL. */
+    Tcl_Obj *pdContext;		/* Its -pd_context value, or NULL. */
 } VerbsPd;
 
 typedef struct VerbsMr {
@@ -178,6 +186,7 @@ typedef struct VerbsCq {
     struct ibv_cq_ex *cqx;	/* With -wc_flags: the extended CQ, polled
 				 * with ibv_start_poll, else NULL. */
     uint64_t wcFlags;		/* Its IBV_WC_EX_WITH_* flags. */
+    VerbsPd *parentDomain;	/* Referenced, or NULL. */
 } VerbsCq;
 
 typedef struct VerbsSrq {
@@ -242,6 +251,10 @@ MODULE_SCOPE int	VerbsCreateArgs(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], const char *fixed,
 			    const VerbsField *options, void *record,
 			    const VerbsType *parentClass);
+MODULE_SCOPE void	VerbsObjHold(VerbsObj *const objs[], int n);
+MODULE_SCOPE int	VerbsObjCheckHeld(Tcl_Interp *interp,
+			    VerbsObj *const objs[], int n, const char *call);
+MODULE_SCOPE void	VerbsObjUnhold(VerbsObj *const objs[], int n);
 MODULE_SCOPE VerbsState *VerbsGetState(Tcl_Interp *interp);
 MODULE_SCOPE int	VerbsObjectsCmd(ClientData cd, Tcl_Interp *interp,
 			    int objc, Tcl_Obj *const objv[]);
@@ -492,7 +505,7 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
 
 #define VERBS_TYPES(X) \
     X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Cq) X(Mr) X(Mw) \
-    X(Pd) X(Pool) X(Qp) X(Srq)
+    X(Pd) X(Pool) X(Qp) X(Srq) X(Td)
 
 #define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
 VERBS_TYPES(VERBS_DECLARE_TYPE)

@@ -255,6 +255,8 @@ VerbsQpCreate(
     VerbsPd *p;
     VerbsCq *sendCq, *recvCq;
     VerbsQp *q;
+    VerbsObj *held[5];
+    const char *call;
 
     memset(&args, 0, sizeof(args));
     args.cap.max_send_wr = 16;
@@ -289,6 +291,12 @@ VerbsQpCreate(
 	return TCL_ERROR;
     }
 
+    held[0] = &p->obj;
+    held[1] = &sendCq->obj;
+    held[2] = &recvCq->obj;
+    held[3] = srq ? &srq->obj : NULL;
+    held[4] = cm ? &cm->obj : NULL;
+
     memset(&init, 0, sizeof(init));
     init.send_cq = sendCq->cq;
     init.recv_cq = recvCq->cq;
@@ -303,13 +311,17 @@ VerbsQpCreate(
 
     q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
     init.qp_context = q;
+
+    /*
+     * A parent domain's allocator may run scripts during the call, which
+     * might close the objects it works on: they are held until it is
+     * done, and a QP made on closed ones is destroyed again.
+     */
+
+    VerbsObjHold(held, 5);
     if (cm) {
-	if (rdma_create_qp(cm->id, p->pd, &init) != 0) {
-	    ckfree(q);
-	    return VerbsSysError(interp, "rdma_create_qp", &cm->obj, NULL,
-		    errno);
-	}
-	qp = cm->id->qp;
+	call = "rdma_create_qp";
+	qp = rdma_create_qp(cm->id, p->pd, &init) == 0 ? cm->id->qp : NULL;
     } else if (args.send_ops != NO_SEND_OPS) {
 	/*
 	 * The extended QP: the same attributes, plus the send operations
@@ -329,36 +341,36 @@ VerbsQpCreate(
 	ex.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 	ex.pd = p->pd;
 	ex.send_ops_flags = args.send_ops;
+	call = "ibv_create_qp_ex";
 	qp = ibv_create_qp_ex(((VerbsContext *) p->obj.parent)->ctx, &ex);
-	if (qp == NULL) {
-	    ckfree(q);
-	    return VerbsSysError(interp, "ibv_create_qp_ex", &p->obj, NULL,
-		    errno);
+	if (qp) {
+	    q->qpx = ibv_qp_to_qp_ex(qp);
+	    q->sendOps = args.send_ops;
 	}
-	q->qpx = ibv_qp_to_qp_ex(qp);
-	q->sendOps = args.send_ops;
     } else {
+	call = "ibv_create_qp";
 	qp = ibv_create_qp(p->pd, &init);
     }
     if (qp == NULL) {
-	ckfree(q);
-	return VerbsSysError(interp, "ibv_create_qp", &p->obj, NULL, errno);
+	VerbsSysError(interp, call, cm ? &cm->obj : &p->obj, NULL, errno);
+	goto error;
     }
     q->qp = qp;
     q->sendCq = sendCq;
     q->recvCq = recvCq;
     q->qpType = init.qp_type;
     q->portNum = 1;
-    if (VerbsObjRegister(interp, &q->obj, &p->obj, args.head.command)
+    if (VerbsObjCheckHeld(interp, held, 5, call) != TCL_OK
+	    || VerbsObjRegister(interp, &q->obj, &p->obj, args.head.command)
 	    != TCL_OK) {
 	if (cm) {
 	    rdma_destroy_qp(cm->id);
 	} else {
 	    ibv_destroy_qp(qp);
 	}
-	ckfree(q);
-	return TCL_ERROR;
+	goto error;
     }
+    VerbsObjUnhold(held, 5);
     if (cm) {
 	q->cm = cm;
 	VerbsObjRetain(&cm->obj);
@@ -370,6 +382,11 @@ VerbsQpCreate(
 	VerbsObjRetain(&srq->obj);
     }
     return TCL_OK;
+
+  error:
+    VerbsObjUnhold(held, 5);
+    ckfree(q);
+    return TCL_ERROR;
 }
 
 /*
