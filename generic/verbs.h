@@ -504,8 +504,8 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
  */
 
 #define VERBS_TYPES(X) \
-    X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Cq) X(Mr) X(Mw) \
-    X(Pd) X(Pool) X(Qp) X(Srq) X(Td)
+    X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Counters) X(Cq) \
+    X(Flow) X(FlowAction) X(Mr) X(Mw) X(Pd) X(Pool) X(Qp) X(Srq) X(Td)
 
 #define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
 VERBS_TYPES(VERBS_DECLARE_TYPE)
