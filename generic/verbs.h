@@ -251,6 +251,13 @@ MODULE_SCOPE int	VerbsCreateArgs(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], const char *fixed,
 			    const VerbsField *options, void *record,
 			    const VerbsType *parentClass);
+MODULE_SCOPE VerbsObj *	VerbsObjWrap(Tcl_Interp *interp,
+			    const VerbsType *typePtr, size_t offset,
+			    void *resource, VerbsObj *parent,
+			    Tcl_Obj *nameObj);
+MODULE_SCOPE int	VerbsCheckOwner(Tcl_Interp *interp,
+			    const char *option, VerbsObj *objPtr,
+			    VerbsObj *owner, const char *where);
 MODULE_SCOPE void	VerbsObjHold(VerbsObj *const objs[], int n);
 MODULE_SCOPE int	VerbsObjCheckHeld(Tcl_Interp *interp,
 			    VerbsObj *const objs[], int n, const char *call);

@@ -150,8 +150,6 @@ CqCreateCmd(
     VerbsChannel *ch;
     VerbsPd *pd;
     VerbsCq *c;
-    const char *bad = NULL, *why = "is on another device context";
-    VerbsObj *badObj = NULL;
 
     if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
 	    &verbsContextClass) != TCL_OK) {
@@ -160,21 +158,18 @@ CqCreateCmd(
     ctx = (VerbsContext *) args.head.parent;
     ch = (VerbsChannel *) args.channel;
     pd = (VerbsPd *) args.parent_domain;
-    if (ch && ch->obj.parent != &ctx->obj) {
-	bad = "-channel";
-	badObj = &ch->obj;
-    } else if (pd && (pd->obj.parent != &ctx->obj || pd->protPd == NULL)) {
-	bad = "-parent_domain";
-	badObj = &pd->obj;
-	if (pd->obj.parent == &ctx->obj) {
-	    why = "is a protection domain, not a parent domain";
-	}
+    if (VerbsCheckOwner(interp, "-channel", args.channel, &ctx->obj,
+	    "device context") != TCL_OK
+	    || VerbsCheckOwner(interp, "-parent_domain", args.parent_domain,
+	    &ctx->obj, "device context") != TCL_OK) {
+	return TCL_ERROR;
     }
-    if (bad) {
-	Tcl_Obj *name = VerbsObjName(badObj);
+    if (pd && pd->protPd == NULL) {
+	Tcl_Obj *name = VerbsObjName(&pd->obj);
 
-	VerbsArgError(interp, bad, name, "%s \"%s\" %s", bad,
-		Tcl_GetString(name), why);
+	VerbsArgError(interp, "-parent_domain", name, "-parent_domain \"%s\" "
+		"is a protection domain, not a parent domain",
+		Tcl_GetString(name));
 	Tcl_DecrRefCount(name);
 	return TCL_ERROR;
     }

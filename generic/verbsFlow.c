@@ -332,7 +332,9 @@ FlowFree(
     if (f->refs) {
 	ckfree(f->refs);
     }
-    Tcl_DecrRefCount(f->attr);
+    if (f->attr) {
+	Tcl_DecrRefCount(f->attr);
+    }
 }
 
 const VerbsType verbsFlowClass = {
@@ -664,41 +666,6 @@ FlowPackCmd(
 /*
  *----------------------------------------------------------------------
  *
- * CheckContext --
- *
- *	An object a new one is to use must be of the same device context.
- *
- * Results:
- *	A standard Tcl result.
- *
- * Side effects:
- *	None.
- *
- *----------------------------------------------------------------------
- */
-
-static int
-CheckContext(
-    Tcl_Interp *interp,
-    const char *key,
-    VerbsObj *objPtr,
-    VerbsObj *context)
-{
-    Tcl_Obj *name;
-
-    if (objPtr->parent == context) {
-	return TCL_OK;
-    }
-    name = VerbsObjName(objPtr);
-    VerbsArgError(interp, key, name, "%s \"%s\" is on another device context",
-	    key, Tcl_GetString(name));
-    Tcl_DecrRefCount(name);
-    return TCL_ERROR;
-}
-
-/*
- *----------------------------------------------------------------------
- *
  * FlowCreateCmd --
  *
  *	verbs::flow create QP ATTRIBUTES ?-command NAME?
@@ -742,8 +709,9 @@ FlowCreateCmd(
 	return TCL_ERROR;
     }
     for (i = 0; i < b.nrefs; i++) {
-	if (CheckContext(interp, b.refs[i]->typePtr == &verbsCountersClass
-		? "counters" : "action", b.refs[i], context) != TCL_OK) {
+	if (VerbsCheckOwner(interp, b.refs[i]->typePtr == &verbsCountersClass
+		? "counters" : "action", b.refs[i], context, "device context")
+		!= TCL_OK) {
 	    FreeBuild(&b);
 	    return TCL_ERROR;
 	}
@@ -753,11 +721,9 @@ FlowCreateCmd(
 	FreeBuild(&b);
 	return VerbsSysError(interp, "ibv_create_flow", &q->obj, NULL, errno);
     }
-    f = (VerbsFlow *) VerbsObjNew(&verbsFlowClass);
-    f->flow = flow;
-    if (VerbsObjRegister(interp, &f->obj, &q->obj, args.command) != TCL_OK) {
-	ibv_destroy_flow(flow);
-	ckfree(f);
+    f = (VerbsFlow *) VerbsObjWrap(interp, &verbsFlowClass,
+	    offsetof(VerbsFlow, flow), flow, &q->obj, args.command);
+    if (f == NULL) {
 	FreeBuild(&b);
 	return TCL_ERROR;
     }
@@ -845,7 +811,6 @@ CountersCreateCmd(
     VerbsCreateHead args = {NULL, NULL};
     struct ibv_counters_init_attr init;
     struct ibv_counters *counters;
-    VerbsCounters *c;
 
     if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
 	    &verbsContextClass) != TCL_OK) {
@@ -858,15 +823,9 @@ CountersCreateCmd(
 	return VerbsSysError(interp, "ibv_create_counters", args.parent, NULL,
 		errno);
     }
-    c = (VerbsCounters *) VerbsObjNew(&verbsCountersClass);
-    c->counters = counters;
-    if (VerbsObjRegister(interp, &c->obj, args.parent, args.command)
-	    != TCL_OK) {
-	ibv_destroy_counters(counters);
-	ckfree(c);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjWrap(interp, &verbsCountersClass,
+	    offsetof(VerbsCounters, counters), counters, args.parent,
+	    args.command) ? TCL_OK : TCL_ERROR;
 }
 
 /*
@@ -934,6 +893,7 @@ CountersAttach(
     }
     f = (VerbsFlow *) args.flow;
     if (f && f->obj.parent->parent->parent != objPtr->parent) {
+	/* The flow's QP's PD's context. */
 	return VerbsArgError(interp, "-flow", objv[4],
 		"-flow \"%s\" is on another device context",
 		Tcl_GetString(objv[4]));
@@ -1268,7 +1228,6 @@ FlowActionEspCmd(
     };
     VerbsCreateHead args = {NULL, NULL};
     struct ibv_flow_action *action;
-    VerbsFlowAction *a;
     EspBuild e;
     int err;
 
@@ -1288,15 +1247,9 @@ FlowActionEspCmd(
 	return VerbsSysError(interp, "ibv_create_flow_action_esp",
 		args.parent, NULL, err);
     }
-    a = (VerbsFlowAction *) VerbsObjNew(&verbsFlowActionClass);
-    a->action = action;
-    if (VerbsObjRegister(interp, &a->obj, args.parent, args.command)
-	    != TCL_OK) {
-	ibv_destroy_flow_action(action);
-	ckfree(a);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjWrap(interp, &verbsFlowActionClass,
+	    offsetof(VerbsFlowAction, action), action, args.parent,
+	    args.command) ? TCL_OK : TCL_ERROR;
 }
 
 /*

@@ -281,6 +281,85 @@ VerbsObjRelease(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsObjWrap --
+ *
+ *	The end of a constructor whose object holds nothing but its C
+ *	resource yet: makes the object of the type, with the resource
+ *	pointer at offset in its struct, and registers it under parent.
+ *	When registering fails (the -command name is taken) the type's
+ *	freeProc destroys the resource again.
+ *
+ * Results:
+ *	The object (the interp's result its name), or NULL with an error.
+ *
+ * Side effects:
+ *	Creates the object command.
+ *
+ *----------------------------------------------------------------------
+ */
+
+VerbsObj *
+VerbsObjWrap(
+    Tcl_Interp *interp,
+    const VerbsType *typePtr,
+    size_t offset,		/* Of the resource pointer in the struct. */
+    void *resource,
+    VerbsObj *parent,
+    Tcl_Obj *nameObj)		/* -command, or NULL. */
+{
+    VerbsObj *objPtr = VerbsObjNew(typePtr);
+
+    *(void **) ((char *) objPtr + offset) = resource;
+    if (VerbsObjRegister(interp, objPtr, parent, nameObj) != TCL_OK) {
+	typePtr->freeProc(objPtr);
+	ckfree(objPtr);
+	return NULL;
+    }
+    return objPtr;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsCheckOwner --
+ *
+ *	An object given to a new one must belong where the new one does: a
+ *	CQ to the device context of the QP's PD, an SRQ to that PD, a
+ *	counters object to the context of a flow's QP, ...
+ *
+ * Results:
+ *	A standard Tcl result (TCL_OK for a NULL object): "OPTION "NAME" is
+ *	on another WHERE" when objPtr's parent is not owner.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsCheckOwner(
+    Tcl_Interp *interp,
+    const char *option,
+    VerbsObj *objPtr,
+    VerbsObj *owner,
+    const char *where)
+{
+    Tcl_Obj *name;
+
+    if (objPtr == NULL || objPtr->parent == owner) {
+	return TCL_OK;
+    }
+    name = VerbsObjName(objPtr);
+    VerbsArgError(interp, option, name, "%s \"%s\" is on another %s",
+	    option, Tcl_GetString(name), where);
+    Tcl_DecrRefCount(name);
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsObjHold, VerbsObjCheckHeld, VerbsObjUnhold --
  *
  *	Keep the objects a library call works on alive while it may run

@@ -377,17 +377,9 @@ PdCreateCmd(
 	return VerbsArgError(interp, args.alloc ? "-free" : "-alloc", NULL,
 		"-alloc and -free go together");
     }
-    if (prot && prot->obj.parent != &ctx->obj) {
-	bad = "-pd";
-	badObj = VerbsObjName(&prot->obj);
-    } else if (args.td && args.td->parent != &ctx->obj) {
-	bad = "-td";
-	badObj = VerbsObjName(args.td);
-    }
-    if (bad) {
-	VerbsArgError(interp, bad, badObj, "%s \"%s\" is on another device "
-		"context", bad, Tcl_GetString(badObj));
-	Tcl_DecrRefCount(badObj);
+    if (VerbsCheckOwner(interp, "-pd", args.pd, &ctx->obj, "device context")
+	    != TCL_OK || VerbsCheckOwner(interp, "-td", args.td, &ctx->obj,
+	    "device context") != TCL_OK) {
 	return TCL_ERROR;
     }
     if (prot && prot->protPd) {
@@ -486,7 +478,6 @@ TdCreateCmd(
     VerbsCreateHead args = {NULL, NULL};
     struct ibv_td_init_attr init;
     struct ibv_td *td;
-    VerbsTd *t;
 
     if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
 	    &verbsContextClass) != TCL_OK) {
@@ -498,13 +489,6 @@ TdCreateCmd(
 	return VerbsSysError(interp, "ibv_alloc_td", args.parent, NULL,
 		errno);
     }
-    t = (VerbsTd *) VerbsObjNew(&verbsTdClass);
-    t->td = td;
-    if (VerbsObjRegister(interp, &t->obj, args.parent, args.command)
-	    != TCL_OK) {
-	ibv_dealloc_td(td);
-	ckfree(t);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjWrap(interp, &verbsTdClass, offsetof(VerbsTd, td), td,
+	    args.parent, args.command) ? TCL_OK : TCL_ERROR;
 }

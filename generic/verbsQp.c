@@ -139,43 +139,6 @@ const VerbsType verbsQpClass = {
 /*
  *----------------------------------------------------------------------
  *
- * CheckQpRef --
- *
- *	A CQ or SRQ given to a new QP must belong where the QP does: a CQ
- *	to the PD's device context, an SRQ to the PD itself.
- *
- * Results:
- *	A standard Tcl result (TCL_OK for a NULL object).
- *
- * Side effects:
- *	None.
- *
- *----------------------------------------------------------------------
- */
-
-static int
-CheckQpRef(
-    Tcl_Interp *interp,
-    const char *option,
-    VerbsObj *objPtr,
-    VerbsObj *owner,
-    const char *where)
-{
-    Tcl_Obj *name;
-
-    if (objPtr == NULL || objPtr->parent == owner) {
-	return TCL_OK;
-    }
-    name = VerbsObjName(objPtr);
-    VerbsArgError(interp, option, name, "%s \"%s\" is on another %s",
-	    option, Tcl_GetString(name), where);
-    Tcl_DecrRefCount(name);
-    return TCL_ERROR;
-}
-
-/*
- *----------------------------------------------------------------------
- *
  * QpCreateCmd --
  *
  *	verbs::qp create PD -send_cq CQ ?-recv_cq CQ? ?-srq SRQ?
@@ -273,11 +236,11 @@ VerbsQpCreate(
     sendCq = (VerbsCq *) args.send_cq;
     recvCq = args.recv_cq ? (VerbsCq *) args.recv_cq : sendCq;
     srq = (VerbsSrq *) args.srq;
-    if (CheckQpRef(interp, "-send_cq", args.send_cq, p->obj.parent,
+    if (VerbsCheckOwner(interp, "-send_cq", args.send_cq, p->obj.parent,
 	    "device context than the pd") != TCL_OK
-	    || CheckQpRef(interp, "-recv_cq", args.recv_cq, p->obj.parent,
+	    || VerbsCheckOwner(interp, "-recv_cq", args.recv_cq, p->obj.parent,
 	    "device context than the pd") != TCL_OK
-	    || CheckQpRef(interp, "-srq", args.srq, &p->obj, "pd")
+	    || VerbsCheckOwner(interp, "-srq", args.srq, &p->obj, "pd")
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
