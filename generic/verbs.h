@@ -154,6 +154,14 @@ typedef struct VerbsPd {
     VerbsObj obj;
     struct ibv_pd *pd;
     int imported;		/* Closing only unimports. */
+    struct VerbsPd *protPd;	/* A parent domain: the protection domain
+				 * it was made from (referenced); else
+				 * NULL. */
+    VerbsObj *td;		/* A parent domain's thread domain
+				 * (referenced), or NULL. */
+    Tcl_Obj *alloc, *free;	/* Its allocator command prefixes, or
+				 * NULL. */
+    Tcl_Obj *pdContext;		/* Its -pd_context value, or NULL. */
 } VerbsPd;
 
 /*
@@ -198,6 +206,7 @@ typedef struct VerbsCq {
     struct ibv_cq_ex *cqx;	/* With -wc_flags: the extended CQ, polled
 				 * with ibv_start_poll, else NULL. */
     uint64_t wcFlags;		/* Its IBV_WC_EX_WITH_* flags. */
+    VerbsPd *parentDomain;	/* Referenced, or NULL. */
 } VerbsCq;
 
 /*
@@ -309,6 +318,14 @@ MODULE_SCOPE int	VerbsCreateArgs(Tcl_Interp *interp, int objc,
 MODULE_SCOPE int	VerbsCheckOwner(Tcl_Interp *interp, const char *option,
 			    VerbsObj *objPtr, VerbsObj *owner,
 			    const char *where);
+MODULE_SCOPE VerbsObj *	VerbsObjWrap(Tcl_Interp *interp,
+			    const VerbsType *typePtr, size_t offset,
+			    void *resource, VerbsObj *parent,
+			    Tcl_Obj *nameObj);
+MODULE_SCOPE void	VerbsObjHold(VerbsObj *const objs[], int n);
+MODULE_SCOPE int	VerbsObjCheckHeld(Tcl_Interp *interp,
+			    VerbsObj *const objs[], int n, const char *call);
+MODULE_SCOPE void	VerbsObjUnhold(VerbsObj *const objs[], int n);
 MODULE_SCOPE VerbsState *VerbsGetState(Tcl_Interp *interp);
 MODULE_SCOPE int	VerbsObjectsCmd(ClientData cd, Tcl_Interp *interp,
 			    int objc, Tcl_Obj *const objv[]);
@@ -358,6 +375,12 @@ enum VerbsFieldKind {
 				 * dict. */
     VF_TIMEOUT,			/* int milliseconds, -1 for no limit. */
     VF_CSTR,			/* char *, read-only. */
+    VF_BE16,			/* __be16 shown in host order. */
+    VF_MAC,			/* uint8_t[6], as aa:bb:cc:dd:ee:ff. */
+    VF_IPV4,			/* 4 bytes in network order, as a.b.c.d. */
+    VF_IPV6,			/* 16 bytes, in IPv6 notation. */
+    VF_BYTES,			/* A byte array of at most the member's size
+				 * (zero-padded), as a byte string. */
     VF_PARENT,			/* The object's parent (cget only). */
     VF_TYPE,			/* The object's type name (cget only). */
     VF_PROC			/* Computed by getProc (cget only). */
@@ -391,8 +414,9 @@ struct VerbsField {
     int flags;
     unsigned short ptrOffset;	/* VF_DEREF: offset of the pointer in the
 				 * object's struct. */
-    uint64_t max;		/* VF_UINT input: the largest value (0: what
-				 * the field holds). */
+    uint64_t max;		/* VF_UINT, VF_BE16, VF_BE32 input: the
+				 * largest value (0: what the field
+				 * holds). */
     const char *arg;		/* Options: the value's name in the usage
 				 * ("entries"); with VF_REQUIRED, then the
 				 * reason after a colon ("bytes:the size of
@@ -412,6 +436,15 @@ typedef struct VerbsStruct {
 #define VERBS_FIELD(st, f, kind, table, mask, flags) \
     {#f, kind, offsetof(st, f), sizeof(((st *)0)->f), table, mask, flags, \
      0, 0, NULL, NULL}
+
+/*
+ * A dict field of an integer kind whose values stop below what the member
+ * holds (a 20-bit flow label in a uint32_t).
+ */
+
+#define VERBS_FIELD_MAX(st, f, kind, mask, max) \
+    {#f, kind, offsetof(st, f), sizeof(((st *)0)->f), NULL, mask, 0, 0, \
+     max, NULL, NULL}
 
 /*
  * Options of a command, into the record struct rec: "-f" sets rec.f.
@@ -511,6 +544,7 @@ MODULE_SCOPE int	VerbsDictToStruct(Tcl_Interp *interp,
 			    const VerbsStruct *st, const char *key,
 			    Tcl_Obj *dictObj,
 			    void *base, uint64_t *maskPtr);
+MODULE_SCOPE void	VerbsFieldFill(const VerbsField *f, void *base);
 
 /*
  * Errors (verbsAttr.c).
@@ -545,8 +579,9 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
  */
 
 #define VERBS_TYPES(X) \
-    X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Cq) X(Dm) X(Mr) X(Mw) \
-    X(Pd) X(Pool) X(Qp) X(RwqIndTable) X(Srq) X(Wq) X(Xrcd)
+    X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Counters) X(Cq) \
+    X(Dm) X(Flow) X(FlowAction) X(Mr) X(Mw) X(Pd) X(Pool) X(Qp) \
+    X(RwqIndTable) X(Srq) X(Td) X(Wq) X(Xrcd)
 
 #define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
 VERBS_TYPES(VERBS_DECLARE_TYPE)

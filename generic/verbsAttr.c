@@ -11,6 +11,7 @@
 
 #include "verbs.h"
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1478,6 +1479,28 @@ VerbsFieldGet(
     case VF_BE32:
 	v = Tcl_NewWideIntObj(ntohl(*(const uint32_t *) p));
 	break;
+    case VF_BE16:
+	v = Tcl_NewIntObj(ntohs(*(const uint16_t *) p));
+	break;
+    case VF_MAC: {
+	const uint8_t *m = (const uint8_t *) p;
+
+	v = Tcl_ObjPrintf("%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
+		m[3], m[4], m[5]);
+	break;
+    }
+    case VF_IPV4:
+    case VF_IPV6: {
+	char buf[INET6_ADDRSTRLEN];
+
+	inet_ntop(f->kind == VF_IPV4 ? AF_INET : AF_INET6, p, buf,
+		sizeof(buf));
+	v = Tcl_NewStringObj(buf, -1);
+	break;
+    }
+    case VF_BYTES:
+	v = Tcl_NewByteArrayObj((const unsigned char *) p, f->size);
+	break;
     case VF_STRUCT:
 	v = VerbsStructToDict((const VerbsStruct *) f->table, p);
 	break;
@@ -1534,6 +1557,96 @@ VerbsStructToDict(
 	Tcl_DictObjPut(NULL, dict, VerbsKeyObj(f->name), v);
     }
     return dict;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * GetMac --
+ *
+ *	Parse a MAC address: six groups of one or two hex digits separated
+ *	by colons.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Writes the six bytes at mac.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+GetMac(
+    Tcl_Interp *interp,
+    const char *key,
+    Tcl_Obj *valueObj,
+    uint8_t *mac)
+{
+    const char *s = Tcl_GetString(valueObj);
+    uint8_t bytes[6];
+    int i, n;
+
+    for (i = 0; i < 6; i++) {
+	unsigned int b = 0;
+
+	for (n = 0; n < 2 && isxdigit((unsigned char) *s); n++, s++) {
+	    b = b * 16 + (unsigned int) (isdigit((unsigned char) *s)
+		    ? *s - '0' : tolower((unsigned char) *s) - 'a' + 10);
+	}
+	if (n == 0 || *s != (i < 5 ? ':' : '\0')) {
+	    return VerbsArgError(interp, key, valueObj,
+		    "bad %s \"%s\": must be a MAC address such as "
+		    "02:00:5e:00:53:01", key, Tcl_GetString(valueObj));
+	}
+	bytes[i] = (uint8_t) b;
+	s++;
+    }
+    memcpy(mac, bytes, 6);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsFieldFill --
+ *
+ *	Set a member to its widest value, all of its bits (or of the
+ *	row's max): the full mask of a field.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Writes the member.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsFieldFill(
+    const VerbsField *f,
+    void *base)
+{
+    char *p = (char *) base + f->offset;
+
+    switch (f->kind) {
+    case VF_BE16:
+	*(uint16_t *) p = htons((uint16_t) (f->max ? f->max : UINT16_MAX));
+	break;
+    case VF_BE32:
+	*(uint32_t *) p = htonl((uint32_t) (f->max ? f->max : UINT32_MAX));
+	break;
+    case VF_UINT:
+	if (f->max) {
+	    StoreUInt(p, f->size, f->max);
+	    break;
+	}
+	/* FALLTHRU */
+    default:
+	memset(p, 0xff, f->size);
+	break;
+    }
 }
 
 /*
@@ -1601,12 +1714,52 @@ SetField(
     case VF_GID:
 	return VerbsGetGid(interp, f->name, valueObj, (union ibv_gid *) p);
     case VF_BE32:
-	if (VerbsGetUInt(interp, f->name, valueObj, UINT32_MAX, &v)
-		!= TCL_OK) {
+	if (VerbsGetUInt(interp, f->name, valueObj,
+		f->max ? f->max : UINT32_MAX, &v) != TCL_OK) {
 	    return TCL_ERROR;
 	}
 	*(uint32_t *) p = htonl((uint32_t) v);
 	return TCL_OK;
+    case VF_BE16:
+	if (VerbsGetUInt(interp, f->name, valueObj,
+		f->max ? f->max : UINT16_MAX, &v) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	*(uint16_t *) p = htons((uint16_t) v);
+	return TCL_OK;
+    case VF_MAC:
+	return GetMac(interp, f->name, valueObj, (uint8_t *) p);
+    case VF_IPV4:
+	if (inet_pton(AF_INET, Tcl_GetString(valueObj), p) != 1) {
+	    return VerbsArgError(interp, f->name, valueObj,
+		    "bad %s \"%s\": must be an IPv4 address", f->name,
+		    Tcl_GetString(valueObj));
+	}
+	return TCL_OK;
+    case VF_IPV6:
+	if (inet_pton(AF_INET6, Tcl_GetString(valueObj), p) != 1) {
+	    return VerbsArgError(interp, f->name, valueObj,
+		    "bad %s \"%s\": must be an IPv6 address", f->name,
+		    Tcl_GetString(valueObj));
+	}
+	return TCL_OK;
+    case VF_BYTES: {
+	Tcl_Size len;
+	const unsigned char *bytes = VerbsGetBytes(interp, f->name, valueObj,
+		&len);
+
+	if (bytes == NULL) {
+	    return TCL_ERROR;
+	}
+	if (len > (Tcl_Size) f->size) {
+	    return VerbsArgError(interp, f->name, valueObj,
+		    "%s is %" TCL_SIZE_MODIFIER "d bytes: at most %d fit",
+		    f->name, len, (int) f->size);
+	}
+	memset(p, 0, f->size);
+	memcpy(p, bytes, (size_t) len);
+	return TCL_OK;
+    }
     case VF_STRUCT:
 	return VerbsDictToStruct(interp, (const VerbsStruct *) f->table,
 		f->name, valueObj, p, NULL);

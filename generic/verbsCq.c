@@ -40,6 +40,7 @@ static const VerbsField cqCget[] = {
     VERBS_CGET_PARENT("-context"),
     VERBS_CGET("-channel", VerbsCq, channel, VF_OBJ, NULL),
     VERBS_CGET("-wc_flags", VerbsCq, wcFlags, VF_FLAGS, verbsCqWcFlags),
+    VERBS_CGET("-parent_domain", VerbsCq, parentDomain, VF_OBJ, NULL),
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
 };
@@ -98,6 +99,9 @@ CqFree(
     if (c->channel) {
 	VerbsObjRelease(&c->channel->obj);
     }
+    if (c->parentDomain) {
+	VerbsObjRelease(&c->parentDomain->obj);
+    }
 }
 
 const VerbsType verbsCqClass = {
@@ -131,19 +135,23 @@ CqCreateCmd(
     typedef struct {
 	VerbsCreateHead head;
 	VerbsObj *channel;
-	uint64_t comp_vector, cqe, wc_flags;
+	uint64_t comp_vector, cqe;
+	VerbsObj *parent_domain;
+	uint64_t wc_flags;
     } CqArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(CqArgs, channel, VF_OBJ, &verbsChannelClass, "channel"),
 	VERBS_OPTION_COMMAND,
 	VERBS_OPTION_MAX(CqArgs, comp_vector, INT32_MAX, "n"),
 	VERBS_OPTION_MAX(CqArgs, cqe, INT32_MAX, "entries"),
+	VERBS_OPTION(CqArgs, parent_domain, VF_OBJ, &verbsPdClass, "pd"),
 	VERBS_OPTION(CqArgs, wc_flags, VF_FLAGS, verbsCqWcFlags, "flags"),
 	VERBS_FIELD_END
     };
-    CqArgs args = {{NULL, NULL}, NULL, 0, 16, NO_WC_FLAGS};
+    CqArgs args = {{NULL, NULL}, NULL, 0, 16, NULL, NO_WC_FLAGS};
     VerbsContext *ctx;
     VerbsChannel *ch;
+    VerbsPd *pd;
     VerbsCq *c;
 
     if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
@@ -152,11 +160,18 @@ CqCreateCmd(
     }
     ctx = (VerbsContext *) args.head.parent;
     ch = (VerbsChannel *) args.channel;
-    if (ch && ch->obj.parent != &ctx->obj) {
-	Tcl_Obj *name = VerbsObjName(&ch->obj);
+    pd = (VerbsPd *) args.parent_domain;
+    if (VerbsCheckOwner(interp, "-channel", args.channel, &ctx->obj,
+	    "device context") != TCL_OK
+	    || VerbsCheckOwner(interp, "-parent_domain", args.parent_domain,
+	    &ctx->obj, "device context") != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (pd && pd->protPd == NULL) {
+	Tcl_Obj *name = VerbsObjName(&pd->obj);
 
-	VerbsArgError(interp, "-channel", name,
-		"-channel \"%s\" is on another device context",
+	VerbsArgError(interp, "-parent_domain", name, "-parent_domain \"%s\" "
+		"is a protection domain, not a parent domain",
 		Tcl_GetString(name));
 	Tcl_DecrRefCount(name);
 	return TCL_ERROR;
@@ -164,27 +179,52 @@ CqCreateCmd(
 
     /*
      * The CQ's context pointer is its object, so that a completion event
-     * names the CQ it is for.
+     * names the CQ it is for.  On a parent domain the CQ is an extended
+     * one; without -wc_flags it is polled as a plain one.
      */
 
     c = (VerbsCq *) VerbsObjNew(&verbsCqClass);
-    if (args.wc_flags != NO_WC_FLAGS) {
+    if (args.wc_flags != NO_WC_FLAGS || pd) {
 	struct ibv_cq_init_attr_ex ex;
+	VerbsObj *held[] = {pd ? &pd->obj : NULL, ch ? &ch->obj : NULL};
+	int closed;
 
 	memset(&ex, 0, sizeof(ex));
 	ex.cqe = (uint32_t) args.cqe;
 	ex.cq_context = c;
 	ex.channel = ch ? ch->channel : NULL;
 	ex.comp_vector = (uint32_t) args.comp_vector;
-	ex.wc_flags = args.wc_flags;
+	ex.wc_flags = args.wc_flags != NO_WC_FLAGS ? args.wc_flags
+		: IBV_WC_STANDARD_FLAGS;
+	if (pd) {
+	    ex.comp_mask = IBV_CQ_INIT_ATTR_MASK_PD;
+	    ex.parent_domain = pd->pd;
+	}
+
+	/* A parent domain's allocator may run scripts. */
+	VerbsObjHold(held, 2);
 	c->cqx = ibv_create_cq_ex(ctx->ctx, &ex);
 	if (c->cqx == NULL) {
+	    VerbsObjUnhold(held, 2);
 	    ckfree(c);
 	    return VerbsSysError(interp, "ibv_create_cq_ex", &ctx->obj, NULL,
 		    errno);
 	}
+	closed = VerbsObjCheckHeld(interp, held, 2, "ibv_create_cq_ex");
+	if (closed != TCL_OK) {
+	    ibv_destroy_cq(ibv_cq_ex_to_cq(c->cqx));
+	}
+	VerbsObjUnhold(held, 2);
+	if (closed != TCL_OK) {
+	    ckfree(c);
+	    return TCL_ERROR;
+	}
 	c->cq = ibv_cq_ex_to_cq(c->cqx);
-	c->wcFlags = args.wc_flags;
+	if (args.wc_flags == NO_WC_FLAGS) {
+	    c->cqx = NULL;
+	} else {
+	    c->wcFlags = args.wc_flags;
+	}
     } else {
 	c->cq = ibv_create_cq(ctx->ctx, (int) args.cqe, c,
 		ch ? ch->channel : NULL, (int) args.comp_vector);
@@ -202,6 +242,10 @@ CqCreateCmd(
     if (ch) {
 	c->channel = ch;
 	VerbsObjRetain(&ch->obj);
+    }
+    if (pd) {
+	c->parentDomain = pd;
+	VerbsObjRetain(&pd->obj);
     }
     return TCL_OK;
 }

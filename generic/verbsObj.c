@@ -325,6 +325,116 @@ VerbsObjReparent(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsObjWrap --
+ *
+ *	The end of a constructor whose object holds nothing but its C
+ *	resource yet: makes the object of the type, with the resource
+ *	pointer at offset in its struct, and registers it under parent.
+ *	When registering fails (the -command name is taken) the type's
+ *	freeProc destroys the resource again.
+ *
+ * Results:
+ *	The object (the interp's result its name), or NULL with an error.
+ *
+ * Side effects:
+ *	Creates the object command.
+ *
+ *----------------------------------------------------------------------
+ */
+
+VerbsObj *
+VerbsObjWrap(
+    Tcl_Interp *interp,
+    const VerbsType *typePtr,
+    size_t offset,		/* Of the resource pointer in the struct. */
+    void *resource,
+    VerbsObj *parent,
+    Tcl_Obj *nameObj)		/* -command, or NULL. */
+{
+    VerbsObj *objPtr = VerbsObjNew(typePtr);
+
+    *(void **) ((char *) objPtr + offset) = resource;
+    if (VerbsObjRegister(interp, objPtr, parent, nameObj) != TCL_OK) {
+	typePtr->freeProc(objPtr);
+	ckfree(objPtr);
+	return NULL;
+    }
+    return objPtr;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsObjHold, VerbsObjCheckHeld, VerbsObjUnhold --
+ *
+ *	Keep the objects a library call works on alive while it may run
+ *	scripts (a parent domain's allocator), which may close them: the
+ *	caller holds them (NULL entries are skipped), makes the call, asks
+ *	whether any was closed meanwhile (and then undoes what the call
+ *	made), and lets go.
+ *
+ * Results:
+ *	VerbsObjCheckHeld: TCL_OK when every object still has its command,
+ *	else TCL_ERROR with a message naming the call and the type.
+ *
+ * Side effects:
+ *	References; VerbsObjUnhold may destroy the objects.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsObjHold(
+    VerbsObj *const objs[],
+    int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+	if (objs[i]) {
+	    VerbsObjRetain(objs[i]);
+	}
+    }
+}
+
+int
+VerbsObjCheckHeld(
+    Tcl_Interp *interp,
+    VerbsObj *const objs[],
+    int n,
+    const char *call)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+	if (objs[i] && objs[i]->token == NULL) {
+	    Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s: its %s was closed "
+		    "by a script it ran", call, objs[i]->typePtr->name));
+	    Tcl_SetErrorCode(interp, "VERBS", "CLOSED",
+		    objs[i]->typePtr->name, NULL);
+	    return TCL_ERROR;
+	}
+    }
+    return TCL_OK;
+}
+
+void
+VerbsObjUnhold(
+    VerbsObj *const objs[],
+    int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+	if (objs[i]) {
+	    VerbsObjRelease(objs[i]);
+	}
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * ObjectDeleted --
  *
  *	Delete proc of every object command.  Deletes the commands of the

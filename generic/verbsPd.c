@@ -1,7 +1,11 @@
 /*
  * verbsPd.c --
  *
- *	Protection domains: [verbs::pd create] and the pd object command.
+ *	Protection domains: [verbs::pd create] and the pd object command;
+ *	with -pd, a parent domain (ibv_alloc_parent_domain) made from a
+ *	protection domain and maybe a thread domain, whose buffer
+ *	allocator may be a pair of Tcl commands; thread domains
+ *	([verbs::td create], ibv_alloc_td).
  *
  * Copyright (c) 2026 The verbs authors.
  * See the file "LICENSE" for terms of use and redistribution.
@@ -9,6 +13,15 @@
 
 #include "verbs.h"
 #include <errno.h>
+#include <string.h>
+#ifdef HAVE_MLX5
+#   include <infiniband/mlx5dv.h>
+#endif
+
+typedef struct VerbsTd {
+    VerbsObj obj;
+    struct ibv_td *td;
+} VerbsTd;
 
 static VerbsMethodProc PdAdviseMr;
 
@@ -24,17 +37,36 @@ static const VerbsField pdCget[] = {
     VERBS_CGET_PTR("-handle", VerbsPd, pd, struct ibv_pd, handle, VF_UINT,
 	    NULL),
     VERBS_CGET_PARENT("-context"),
+    VERBS_CGET("-pd", VerbsPd, protPd, VF_OBJ, NULL),
+    VERBS_CGET("-td", VerbsPd, td, VF_OBJ, NULL),
+    VERBS_CGET("-alloc", VerbsPd, alloc, VF_TCLOBJ, NULL),
+    VERBS_CGET("-free", VerbsPd, free, VF_TCLOBJ, NULL),
+    VERBS_CGET("-pd_context", VerbsPd, pdContext, VF_TCLOBJ, NULL),
     VERBS_CGET("-imported", VerbsPd, imported, VF_BOOL, NULL),
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
 };
 
-static Tcl_ObjCmdProc PdCreateCmd, PdImportCmd;
-static int	NewPd(Tcl_Interp *interp, VerbsContext *ctx,
-		    struct ibv_pd *pd, int imported, Tcl_Obj *nameObj);
+static Tcl_ObjCmdProc PdCreateCmd, PdImportCmd, TdCreateCmd;
 
 static const VerbsCtor pdCtors[] = {
     {"create", PdCreateCmd}, {"import", PdImportCmd}, {NULL, NULL}
+};
+
+/*
+ * The buffers a provider asks a parent domain's allocator for, by the
+ * resource type it passes (mlx5 is the provider that asks).
+ */
+
+static const VerbsEnum resourceTypes[] = {
+#ifdef HAVE_MLX5
+    {"qp", MLX5DV_RES_TYPE_QP},
+    {"rwq", MLX5DV_RES_TYPE_RWQ},
+    {"dbr", MLX5DV_RES_TYPE_DBR},
+    {"srq", MLX5DV_RES_TYPE_SRQ},
+    {"cq", MLX5DV_RES_TYPE_CQ},
+#endif
+    {NULL, 0}
 };
 
 /*
@@ -42,14 +74,14 @@ static const VerbsCtor pdCtors[] = {
  *
  * PdFree --
  *
- *	Destruction of the PD once nothing uses it (an imported PD is only
- *	unimported: its owner deallocates it).
+ *	Destruction of the PD once nothing uses it; a parent domain then
+ *	lets go of its protection and thread domains and its scripts.
  *
  * Results:
  *	None.
  *
  * Side effects:
- *	ibv_dealloc_pd or ibv_unimport_pd.
+ *	ibv_dealloc_pd.
  *
  *----------------------------------------------------------------------
  */
@@ -59,11 +91,24 @@ PdFree(
     VerbsObj *objPtr)
 {
     VerbsPd *p = (VerbsPd *) objPtr;
+    Tcl_Obj **scripts[] = {&p->alloc, &p->free, &p->pdContext};
+    size_t i;
 
     if (p->imported) {
-	ibv_unimport_pd(p->pd);
+	ibv_unimport_pd(p->pd);	/* Its owner deallocates it. */
     } else {
 	ibv_dealloc_pd(p->pd);
+    }
+    if (p->protPd) {
+	VerbsObjRelease(&p->protPd->obj);
+    }
+    if (p->td) {
+	VerbsObjRelease(p->td);
+    }
+    for (i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
+	if (*scripts[i]) {
+	    Tcl_DecrRefCount(*scripts[i]);
+	}
     }
 }
 
@@ -71,18 +116,217 @@ const VerbsType verbsPdClass = {
     "pd", sizeof(VerbsPd), pdMethods, pdCget, PdFree, NULL, NULL, pdCtors
 };
 
+static const VerbsMethod tdMethods[] = {
+    VERBS_METHOD_CGET,
+    VERBS_METHOD_CHILDREN,
+    VERBS_METHOD_CLOSE,
+    {NULL, NULL, 0, 0, NULL}
+};
+
+static const VerbsField tdCget[] = {
+    VERBS_CGET_PARENT("-context"),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
+
+static const VerbsCtor tdCtors[] = {
+    {"create", TdCreateCmd}, {NULL, NULL}
+};
+
+static void
+TdFree(
+    VerbsObj *objPtr)
+{
+    ibv_dealloc_td(((VerbsTd *) objPtr)->td);
+}
+
+const VerbsType verbsTdClass = {
+    "td", sizeof(VerbsTd), tdMethods, tdCget, TdFree, NULL, NULL, tdCtors
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * RunAllocator --
+ *
+ *	Run a parent domain's -alloc or -free command with the pd's name,
+ *	its -pd_context value, the call's own arguments and the resource
+ *	type's name appended, at global level.  The caller's interpreter
+ *	state is kept (the provider calls in the middle of a command); an
+ *	error goes to the background error handler.  Nothing runs in an
+ *	interpreter being deleted.
+ *
+ * Results:
+ *	A standard Tcl result; with resultPtr, TCL_OK leaves the command's
+ *	result there (a new reference).
+ *
+ * Side effects:
+ *	Whatever the command does.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+RunAllocator(
+    VerbsPd *p,
+    Tcl_Obj *prefix,
+    Tcl_Obj *arg1,
+    Tcl_Obj *arg2,		/* Or NULL. */
+    uint64_t resourceType,
+    int (*check)(Tcl_Interp *interp, Tcl_Obj *resultObj, void *data),
+				/* Checks the command's result, or NULL. */
+    void *data)
+{
+    Tcl_Interp *interp = p->obj.statePtr ? p->obj.statePtr->interp : NULL;
+    Tcl_InterpState state;
+    Tcl_Obj *cmd;
+    int code;
+
+    if (interp == NULL || Tcl_InterpDeleted(interp)) {
+	Tcl_DecrRefCount(arg1);
+	if (arg2) {
+	    Tcl_DecrRefCount(arg2);
+	}
+	return TCL_ERROR;
+    }
+    cmd = Tcl_DuplicateObj(prefix);
+    Tcl_IncrRefCount(cmd);
+    Tcl_ListObjAppendElement(NULL, cmd, VerbsObjName(&p->obj));
+    Tcl_ListObjAppendElement(NULL, cmd,
+	    p->pdContext ? p->pdContext : Tcl_NewObj());
+    Tcl_ListObjAppendElement(NULL, cmd, arg1);
+    if (arg2) {
+	Tcl_ListObjAppendElement(NULL, cmd, arg2);
+    }
+    Tcl_ListObjAppendElement(NULL, cmd,
+	    VerbsEnumObj(resourceTypes, resourceType));
+    Tcl_DecrRefCount(arg1);
+    if (arg2) {
+	Tcl_DecrRefCount(arg2);
+    }
+
+    Tcl_Preserve(interp);
+    state = Tcl_SaveInterpState(interp, TCL_OK);
+    code = Tcl_EvalObjEx(interp, cmd, TCL_EVAL_GLOBAL);
+    if (code == TCL_OK && check) {
+	code = check(interp, Tcl_GetObjResult(interp), data);
+    }
+    if (code != TCL_OK) {
+	Tcl_AddErrorInfo(interp, prefix == p->alloc
+		? "\n    (parent domain -alloc command)"
+		: "\n    (parent domain -free command)");
+	Tcl_BackgroundException(interp, code);
+    }
+    Tcl_RestoreInterpState(interp, state);
+    Tcl_Release(interp);
+    Tcl_DecrRefCount(cmd);
+    return code;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CheckAddress, ParentAlloc, ParentFree --
+ *
+ *	The allocator callbacks of a parent domain made with -alloc and
+ *	-free.  The -alloc command gets the size and the alignment and
+ *	returns "default" (the provider allocates as usual), an address
+ *	aligned as asked, or 0 (the allocation fails); an error or any
+ *	other answer fails the allocation too.  The -free command gets the
+ *	address; its result is ignored.
+ *
+ * Results:
+ *	ParentAlloc: the memory, IBV_ALLOCATOR_USE_DEFAULT or NULL.
+ *
+ * Side effects:
+ *	Run the commands.
+ *
+ *----------------------------------------------------------------------
+ */
+
+typedef struct AllocAnswer {
+    size_t alignment;
+    void *ptr;
+} AllocAnswer;
+
+static int
+CheckAddress(
+    Tcl_Interp *interp,
+    Tcl_Obj *resultObj,
+    void *data)
+{
+    AllocAnswer *a = (AllocAnswer *) data;
+    uint64_t addr;
+
+    if (strcmp(Tcl_GetString(resultObj), "default") == 0) {
+	a->ptr = IBV_ALLOCATOR_USE_DEFAULT;
+	return TCL_OK;
+    }
+    if (VerbsGetUInt(NULL, "address", resultObj, UINTPTR_MAX, &addr)
+	    != TCL_OK) {
+	return VerbsArgError(interp, "address", resultObj, "bad address "
+		"\"%s\" from -alloc: must be default or an address",
+		Tcl_GetString(resultObj));
+    }
+    if (a->alignment > 1 && addr % a->alignment) {
+	return VerbsArgError(interp, "address", resultObj, "address \"%s\" "
+		"from -alloc is not aligned to %zu bytes",
+		Tcl_GetString(resultObj), a->alignment);
+    }
+    a->ptr = (void *) (uintptr_t) addr;
+    return TCL_OK;
+}
+
+static void *
+ParentAlloc(
+    struct ibv_pd *pd VERBS_UNUSED,
+    void *pdContext,
+    size_t size,
+    size_t alignment,
+    uint64_t resourceType)
+{
+    VerbsPd *p = (VerbsPd *) pdContext;
+    AllocAnswer a = {alignment, NULL};
+    Tcl_Obj *sizeObj = VerbsU64Obj(size), *alignObj = VerbsU64Obj(alignment);
+
+    Tcl_IncrRefCount(sizeObj);
+    Tcl_IncrRefCount(alignObj);
+    if (RunAllocator(p, p->alloc, sizeObj, alignObj, resourceType,
+	    CheckAddress, &a) != TCL_OK) {
+	return NULL;
+    }
+    return a.ptr;
+}
+
+static void
+ParentFree(
+    struct ibv_pd *pd VERBS_UNUSED,
+    void *pdContext,
+    void *ptr,
+    uint64_t resourceType)
+{
+    VerbsPd *p = (VerbsPd *) pdContext;
+    Tcl_Obj *addrObj = VerbsU64Obj((uintptr_t) ptr);
+
+    Tcl_IncrRefCount(addrObj);
+    RunAllocator(p, p->free, addrObj, NULL, resourceType, NULL, NULL);
+}
+
 /*
  *----------------------------------------------------------------------
  *
  * PdCreateCmd --
  *
  *	verbs::pd create CONTEXT ?-command NAME?
+ *	verbs::pd create CONTEXT -pd PD ?-td TD? ?-alloc CMD -free CMD?
+ *		?-pd_context VALUE? ?-command NAME?
  *
  * Results:
  *	The pd object command's name.
  *
  * Side effects:
- *	ibv_alloc_pd.
+ *	ibv_alloc_pd, or ibv_alloc_parent_domain, which takes references
+ *	on the protection and thread domains.
  *
  *----------------------------------------------------------------------
  */
@@ -94,60 +338,167 @@ PdCreateCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
+    typedef struct {
+	VerbsCreateHead head;
+	Tcl_Obj *alloc, *free;
+	VerbsObj *pd;
+	Tcl_Obj *pd_context;
+	VerbsObj *td;
+    } PdArgs;
     static const VerbsField options[] = {
+	VERBS_OPTION(PdArgs, alloc, VF_TCLOBJ, NULL, "command"),
 	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(PdArgs, free, VF_TCLOBJ, NULL, "command"),
+	VERBS_OPTION(PdArgs, pd, VF_OBJ, &verbsPdClass, "pd"),
+	VERBS_OPTION(PdArgs, pd_context, VF_TCLOBJ, NULL, "value"),
+	VERBS_OPTION(PdArgs, td, VF_OBJ, &verbsTdClass, "td"),
 	VERBS_FIELD_END
     };
-    VerbsCreateHead args = {NULL, NULL};
+    PdArgs args;
     VerbsContext *ctx;
+    VerbsPd *p, *prot;
     struct ibv_pd *pd;
+    const char *bad = NULL;
+    Tcl_Obj *badObj = NULL;
 
+    memset(&args, 0, sizeof(args));
     if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
 	    &verbsContextClass) != TCL_OK) {
 	return TCL_ERROR;
     }
-    ctx = (VerbsContext *) args.parent;
-    pd = ibv_alloc_pd(ctx->ctx);
-    if (pd == NULL) {
-	return VerbsSysError(interp, "ibv_alloc_pd", &ctx->obj, NULL, errno);
+    ctx = (VerbsContext *) args.head.parent;
+    prot = (VerbsPd *) args.pd;
+
+    /*
+     * The options of a parent domain need -pd; its domains must be of
+     * this context, and the protection domain no parent domain itself.
+     */
+
+    if (prot == NULL && (args.td || args.alloc || args.free
+	    || args.pd_context)) {
+	bad = args.td ? "-td" : args.alloc ? "-alloc" : args.free ? "-free"
+		: "-pd_context";
+	return VerbsArgError(interp, bad, NULL, "%s is for a parent "
+		"domain, which needs -pd", bad);
     }
-    return NewPd(interp, ctx, pd, 0, args.command);
+    if ((args.alloc == NULL) != (args.free == NULL)) {
+	return VerbsArgError(interp, args.alloc ? "-free" : "-alloc", NULL,
+		"-alloc and -free go together");
+    }
+    if (VerbsCheckOwner(interp, "-pd", args.pd, &ctx->obj, "device context")
+	    != TCL_OK || VerbsCheckOwner(interp, "-td", args.td, &ctx->obj,
+	    "device context") != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (prot && prot->protPd) {
+	badObj = VerbsObjName(&prot->obj);
+	VerbsArgError(interp, "-pd", badObj, "-pd \"%s\" is a parent domain: "
+		"a parent domain is made from a protection domain",
+		Tcl_GetString(badObj));
+	Tcl_DecrRefCount(badObj);
+	return TCL_ERROR;
+    }
+
+    p = (VerbsPd *) VerbsObjNew(&verbsPdClass);
+    if (prot) {
+	struct ibv_parent_domain_init_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pd = prot->pd;
+	attr.td = args.td ? ((VerbsTd *) args.td)->td : NULL;
+	attr.comp_mask = IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT;
+	attr.pd_context = p;
+	if (args.alloc) {
+	    attr.comp_mask |= IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS;
+	    attr.alloc = ParentAlloc;
+	    attr.free = ParentFree;
+	}
+	pd = ibv_alloc_parent_domain(ctx->ctx, &attr);
+	if (pd == NULL) {
+	    ckfree(p);
+	    return VerbsSysError(interp, "ibv_alloc_parent_domain", &ctx->obj,
+		    NULL, errno);
+	}
+    } else {
+	pd = ibv_alloc_pd(ctx->ctx);
+	if (pd == NULL) {
+	    ckfree(p);
+	    return VerbsSysError(interp, "ibv_alloc_pd", &ctx->obj, NULL,
+		    errno);
+	}
+    }
+    p->pd = pd;
+    if (VerbsObjRegister(interp, &p->obj, &ctx->obj, args.head.command)
+	    != TCL_OK) {
+	ibv_dealloc_pd(pd);
+	ckfree(p);
+	return TCL_ERROR;
+    }
+    if (prot) {
+	Tcl_Obj **keep[] = {&args.alloc, &args.free, &args.pd_context};
+	size_t i;
+
+	p->protPd = prot;
+	VerbsObjRetain(&prot->obj);
+	p->td = args.td;
+	if (p->td) {
+	    VerbsObjRetain(p->td);
+	}
+	for (i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
+	    if (*keep[i]) {
+		Tcl_IncrRefCount(*keep[i]);
+	    }
+	}
+	p->alloc = args.alloc;
+	p->free = args.free;
+	p->pdContext = args.pd_context;
+    }
+    return TCL_OK;
 }
 
 /*
  *----------------------------------------------------------------------
  *
- * NewPd --
+ * TdCreateCmd --
  *
- *	Give a PD its object under the context.
+ *	verbs::td create CONTEXT ?-command NAME?
  *
  * Results:
- *	A standard Tcl result, the object's name.
+ *	The td object command's name.
  *
  * Side effects:
- *	Creates a command; frees (or unimports) the PD when that fails.
+ *	ibv_alloc_td.
  *
  *----------------------------------------------------------------------
  */
 
 static int
-NewPd(
+TdCreateCmd(
+    ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
-    VerbsContext *ctx,
-    struct ibv_pd *pd,
-    int imported,
-    Tcl_Obj *nameObj)
+    int objc,
+    Tcl_Obj *const objv[])
 {
-    VerbsPd *p = (VerbsPd *) VerbsObjNew(&verbsPdClass);
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    VerbsCreateHead args = {NULL, NULL};
+    struct ibv_td_init_attr init;
+    struct ibv_td *td;
 
-    p->pd = pd;
-    p->imported = imported;
-    if (VerbsObjRegister(interp, &p->obj, &ctx->obj, nameObj) != TCL_OK) {
-	PdFree(&p->obj);
-	ckfree(p);
+    if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
+	    &verbsContextClass) != TCL_OK) {
 	return TCL_ERROR;
     }
-    return TCL_OK;
+    memset(&init, 0, sizeof(init));
+    td = ibv_alloc_td(((VerbsContext *) args.parent)->ctx, &init);
+    if (td == NULL) {
+	return VerbsSysError(interp, "ibv_alloc_td", args.parent, NULL,
+		errno);
+    }
+    return VerbsObjWrap(interp, &verbsTdClass, offsetof(VerbsTd, td), td,
+	    args.parent, args.command) ? TCL_OK : TCL_ERROR;
 }
 
 /*
@@ -184,6 +535,7 @@ PdImportCmd(
     uint64_t handle;
     struct ibv_pd *pd;
     VerbsContext *ctx;
+    VerbsPd *p;
 
     if (VerbsCreateArgs(interp, objc, objv, "context handle", options, &args,
 	    &verbsContextClass) != TCL_OK
@@ -196,7 +548,16 @@ PdImportCmd(
     if (pd == NULL) {
 	return VerbsSysError(interp, "ibv_import_pd", &ctx->obj, NULL, errno);
     }
-    return NewPd(interp, ctx, pd, 1, args.command);
+    p = (VerbsPd *) VerbsObjNew(&verbsPdClass);
+    p->pd = pd;
+    p->imported = 1;
+    if (VerbsObjRegister(interp, &p->obj, &ctx->obj, args.command)
+	    != TCL_OK) {
+	ibv_unimport_pd(pd);
+	ckfree(p);
+	return TCL_ERROR;
+    }
+    return TCL_OK;
 }
 
 /*

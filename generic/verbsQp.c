@@ -368,7 +368,7 @@ VerbsQpCreate(
     Tcl_Size keyLen = 0;
     const unsigned char *key = NULL;
     const char *call = "ibv_create_qp";
-    VerbsObj *refs[QP_REFS];
+    VerbsObj *refs[QP_REFS], *held[7];
     int i, ex = 0;
 
     /*
@@ -561,22 +561,35 @@ VerbsQpCreate(
 
     q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
     init.qp_context = q;
+
+    /*
+     * A parent domain's allocator may run scripts during the call, which
+     * might close the objects it works on: they are held until it is
+     * done, and a QP made on closed ones is destroyed again.
+     */
+
+    held[0] = parent;
+    held[1] = args.send_cq ? &sendCq->obj : NULL;
+    held[2] = args.recv_cq;
+    held[3] = args.srq;
+    held[4] = cm ? &cm->obj : NULL;
+    held[5] = args.xrcd;
+    held[6] = args.rwq_ind_table;
+    VerbsObjHold(held, 7);
     if (cm) {
-	if (rdma_create_qp(cm->id, p->pd, (struct ibv_qp_init_attr *) &init)
-		!= 0) {
-	    ckfree(q);
-	    return VerbsSysError(interp, "rdma_create_qp", &cm->obj, NULL,
-		    errno);
-	}
-	qp = cm->id->qp;
+	call = "rdma_create_qp";
+	qp = rdma_create_qp(cm->id, p->pd, (struct ibv_qp_init_attr *) &init)
+		== 0 ? cm->id->qp : NULL;
     } else if (ex) {
 	qp = ibv_create_qp_ex(((VerbsContext *) ctxObj)->ctx, &init);
     } else {
 	qp = ibv_create_qp(p->pd, (struct ibv_qp_init_attr *) &init);
     }
     if (qp == NULL) {
+	VerbsSysError(interp, call, cm ? &cm->obj : parent, NULL, errno);
+	VerbsObjUnhold(held, 7);
 	ckfree(q);
-	return VerbsSysError(interp, call, parent, NULL, errno);
+	return TCL_ERROR;
     }
     q->qp = qp;
     if (args.send_ops != NO_SEND_OPS) {
@@ -585,16 +598,19 @@ VerbsQpCreate(
     }
     q->qpType = init.qp_type;
     q->portNum = 1;
-    if (VerbsObjRegister(interp, &q->obj, parent, args.head.command)
+    if (VerbsObjCheckHeld(interp, held, 7, call) != TCL_OK
+	    || VerbsObjRegister(interp, &q->obj, parent, args.head.command)
 	    != TCL_OK) {
 	if (cm) {
 	    rdma_destroy_qp(cm->id);
 	} else {
 	    ibv_destroy_qp(qp);
 	}
+	VerbsObjUnhold(held, 7);
 	ckfree(q);
 	return TCL_ERROR;
     }
+    VerbsObjUnhold(held, 7);
     if (cm) {
 	q->cm = cm;
 	VerbsObjRetain(&cm->obj);
