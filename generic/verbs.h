@@ -185,6 +185,9 @@ typedef struct VerbsMr {
 				 * dmOffset where the MR starts in it. */
     uint64_t dmOffset;
     int imported;		/* Closing only unimports. */
+    int hasIova;		/* Registered with -iova: work requests
+				 * address it from iova, not its buffer. */
+    uint64_t iova;
     size_t length;
     int access;
     int unusable;		/* A rereg failed in the kernel: the MR may
@@ -618,7 +621,9 @@ MODULE_SCOPE int	VerbsPostRecv(Tcl_Interp *interp, VerbsObj *objPtr,
 			    const char *call);
 MODULE_SCOPE int	VerbsMrNew(Tcl_Interp *interp, VerbsPd *p,
 			    VerbsObj *parent, size_t length, int access,
-			    Tcl_Obj *nameObj, VerbsMr **mrPtr);
+			    Tcl_Obj *nameObj, VerbsMr **mrPtr,
+			    uint64_t iova);
+#define NO_IOVA (~(uint64_t) 0)	/* VerbsMrNew: register at the buffer. */
 MODULE_SCOPE VerbsGetProc VerbsMrPd;
 MODULE_SCOPE VerbsPd *	VerbsMrPdOf(VerbsMr *m);
 MODULE_SCOPE int	VerbsCheckLength(Tcl_Interp *interp, const char *key,

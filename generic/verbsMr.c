@@ -158,7 +158,7 @@ uint64_t
 VerbsMrBase(
     VerbsMr *m)
 {
-    return m->buf ? (uint64_t) (uintptr_t) m->buf
+    return m->hasIova ? m->iova : m->buf ? (uint64_t) (uintptr_t) m->buf
 	    : m->dm ? 0 : (uint64_t) (uintptr_t) m->mr->addr;
 }
 
@@ -434,7 +434,8 @@ VerbsMrNew(
     size_t length,
     int access,
     Tcl_Obj *nameObj,
-    VerbsMr **mrPtr)
+    VerbsMr **mrPtr,
+    uint64_t iova)		/* NO_IOVA: the buffer's address. */
 {
     VerbsMr *m;
     void *buf;
@@ -454,7 +455,11 @@ VerbsMrNew(
      * point every rdma-core since 1.1 exports.
      */
 
-    mr = (ibv_reg_mr)(p->pd, buf, length, access);
+    if (iova == NO_IOVA) {
+	mr = (ibv_reg_mr)(p->pd, buf, length, access);
+    } else {
+	mr = ibv_reg_mr_iova(p->pd, buf, length, iova, access);
+    }
     if (mr == NULL) {
 	err = errno;
 	free(buf);
@@ -465,6 +470,8 @@ VerbsMrNew(
     m->buf = buf;
     m->length = length;
     m->access = access;
+    m->hasIova = iova != NO_IOVA;
+    m->iova = m->hasIova ? iova : 0;
     if (VerbsObjRegister(interp, &m->obj, parent, nameObj) != TCL_OK) {
 	MrFree(&m->obj);
 	ckfree(m);
@@ -728,18 +735,21 @@ MrCreateCmd(
 	VerbsCreateHead head;
 	uint64_t access;
 	VerbsObj *dm;
-	uint64_t dm_offset, length;
+	uint64_t dm_offset, iova, length;
     } MrArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(MrArgs, access, VF_FLAGS, verbsAccessFlags, "flags"),
 	VERBS_OPTION_COMMAND,
 	VERBS_OPTION(MrArgs, dm, VF_OBJ, &verbsDmClass, "dm"),
 	VERBS_OPTION(MrArgs, dm_offset, VF_UINT, NULL, "offset"),
+	VERBS_OPTION(MrArgs, iova, VF_UINT, NULL, "addr"),
 	VERBS_OPTION_REQUIRED(MrArgs, length, VF_UINT, NULL, INT32_MAX,
 		"bytes:the size of the region in bytes"),
 	VERBS_FIELD_END
     };
-    MrArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, NULL, 0, 0};
+    MrArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, NULL, 0, NO_IOVA,
+	    0};
+    VerbsMr *m;
 
     if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
 	    &verbsPdClass) != TCL_OK
@@ -751,9 +761,12 @@ MrCreateCmd(
 		(VerbsDm *) args.dm, args.dm_offset, (size_t) args.length,
 		(int) args.access, args.head.command);
     }
-    return VerbsMrNew(interp, (VerbsPd *) args.head.parent,
-	    args.head.parent, (size_t) args.length, (int) args.access,
-	    args.head.command, NULL);
+    if (VerbsMrNew(interp, (VerbsPd *) args.head.parent, args.head.parent,
+	    (size_t) args.length, (int) args.access, args.head.command, &m,
+	    args.iova) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    return TCL_OK;
 }
 
 /*

@@ -185,7 +185,7 @@ PoolCreateCmd(
 
     if (VerbsMrNew(interp, (VerbsPd *) args.head.parent, &p->obj,
 	    (size_t) (args.count * args.size), (int) args.access, NULL,
-	    &p->mr) != TCL_OK) {
+	    &p->mr, NO_IOVA) != TCL_OK) {
 	Tcl_Obj *msg = Tcl_GetObjResult(interp);
 
 	Tcl_IncrRefCount(msg);
