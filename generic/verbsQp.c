@@ -16,17 +16,22 @@
 #include <string.h>
 
 static VerbsMethodProc QpDataInOrder, QpEce, QpRateLimit;
+static VerbsMethodProc QpAttachMcast, QpDetachMcast;
+static void	QpAttach(VerbsQp *q, struct ibv_qp *qp, VerbsCq *sendCq,
+		    VerbsCq *recvCq, VerbsSrq *srq, VerbsCmId *cm);
 static VerbsMethodProc QpModify, QpQuery, QpToInit, QpToRtr, QpToRts,
 	QpPostSend, QpPostRecv,
 	QpWrPost;
 
 static const VerbsMethod qpMethods[] = {
+    {"attach_mcast", QpAttachMcast, 2, 2, "gid lid"},
     {"bind_mw", VerbsQpBindMw, 2, 6,
 	    "mw bind_info ?-wr_id n? ?-signaled bool?"},
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
     {"data_in_order", QpDataInOrder, 0, 1, "?opcode?"},
+    {"detach_mcast", QpDetachMcast, 2, 2, "gid lid"},
     {"ece", QpEce, 0, 1, "?ece?"},
     {"modify", QpModify, 1, 1, "attributes"},
     {"post_recv", QpPostRecv, 1, -1, "wr ?wr ...?"},
@@ -143,7 +148,7 @@ const VerbsType verbsQpClass = {
 /*
  *----------------------------------------------------------------------
  *
- * CheckQpRef --
+ * VerbsCheckQpRef --
  *
  *	A CQ or SRQ given to a new QP must belong where the QP does: a CQ
  *	to the PD's device context, an SRQ to the PD itself.
@@ -157,8 +162,8 @@ const VerbsType verbsQpClass = {
  *----------------------------------------------------------------------
  */
 
-static int
-CheckQpRef(
+int
+VerbsCheckQpRef(
     Tcl_Interp *interp,
     const char *option,
     VerbsObj *objPtr,
@@ -275,11 +280,11 @@ VerbsQpCreate(
     sendCq = (VerbsCq *) args.send_cq;
     recvCq = args.recv_cq ? (VerbsCq *) args.recv_cq : sendCq;
     srq = (VerbsSrq *) args.srq;
-    if (CheckQpRef(interp, "-send_cq", args.send_cq, p->obj.parent,
+    if (VerbsCheckQpRef(interp, "-send_cq", args.send_cq, p->obj.parent,
 	    "device context than the pd") != TCL_OK
-	    || CheckQpRef(interp, "-recv_cq", args.recv_cq, p->obj.parent,
+	    || VerbsCheckQpRef(interp, "-recv_cq", args.recv_cq, p->obj.parent,
 	    "device context than the pd") != TCL_OK
-	    || CheckQpRef(interp, "-srq", args.srq, &p->obj, "pd")
+	    || VerbsCheckQpRef(interp, "-srq", args.srq, &p->obj, "pd")
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -348,11 +353,6 @@ VerbsQpCreate(
 	ckfree(q);
 	return VerbsSysError(interp, "ibv_create_qp", &p->obj, NULL, errno);
     }
-    q->qp = qp;
-    q->sendCq = sendCq;
-    q->recvCq = recvCq;
-    q->qpType = init.qp_type;
-    q->portNum = 1;
     if (VerbsObjRegister(interp, &q->obj, &p->obj, args.head.command)
 	    != TCL_OK) {
 	if (cm) {
@@ -363,7 +363,55 @@ VerbsQpCreate(
 	ckfree(q);
 	return TCL_ERROR;
     }
+    QpAttach(q, qp, sendCq, recvCq, srq, cm);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpAttach, VerbsQpAdopt --
+ *
+ *	QpAttach fills a registered qp object in and takes its references.
+ *	A UD QP made on an rdma_cm id got its Q_Key from librdmacm
+ *	(RDMA_UDP_QKEY in the udp port space), which then is the one its
+ *	sends default to.  VerbsQpAdopt wraps a QP that librdmacm made
+ *	itself (rdma_create_ep, rdma_get_request) in an object under pd p;
+ *	q is the object preallocated as the QP's context, or NULL.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	References the CQs, SRQ and id; VerbsQpAdopt creates a command and
+ *	leaves its name in the interpreter's result.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+QpAttach(
+    VerbsQp *q,
+    struct ibv_qp *qp,
+    VerbsCq *sendCq,
+    VerbsCq *recvCq,
+    VerbsSrq *srq,
+    VerbsCmId *cm)
+{
+    q->qp = qp;
+    q->sendCq = sendCq;
+    q->recvCq = recvCq;
+    q->qpType = qp->qp_type;
+    q->portNum = (cm && cm->id->port_num) ? cm->id->port_num : 1;
+    q->qkey = VERBS_DEFAULT_QKEY;
     if (cm) {
+	struct ibv_qp_attr attr;
+	struct ibv_qp_init_attr init;
+
+	if (qp->qp_type == IBV_QPT_UD
+		&& ibv_query_qp(qp, &attr, IBV_QP_QKEY, &init) == 0) {
+	    q->qkey = attr.qkey;
+	}
 	q->cm = cm;
 	VerbsObjRetain(&cm->obj);
     }
@@ -373,7 +421,26 @@ VerbsQpCreate(
 	q->srq = srq;
 	VerbsObjRetain(&srq->obj);
     }
-    return TCL_OK;
+}
+
+void
+VerbsQpAdopt(
+    Tcl_Interp *interp,
+    VerbsQp *q,
+    struct ibv_qp *qp,
+    VerbsPd *p,
+    VerbsCq *sendCq,
+    VerbsCq *recvCq,
+    VerbsSrq *srq,
+    VerbsCmId *cm)
+{
+    if (q == NULL) {
+	q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
+    }
+    qp->qp_context = q;
+    /* A generated name is always free. */
+    VerbsObjRegister(interp, &q->obj, &p->obj, NULL);
+    QpAttach(q, qp, sendCq, recvCq, srq, cm);
 }
 
 /*
@@ -485,7 +552,7 @@ QpToInit(
     attr.port_num = q->portNum;
     switch (q->qpType) {
     case IBV_QPT_UD:
-	attr.qkey = VERBS_DEFAULT_QKEY;
+	attr.qkey = q->qkey;
 	mask |= IBV_QP_QKEY;
 	break;
     case IBV_QPT_RC:
@@ -948,7 +1015,7 @@ ParseSendWr(
     memset(wr, 0, sizeof(*wr));
     memset(&a, 0, sizeof(a));
     a.opcode = IBV_WR_SEND;
-    a.remote_qkey = VERBS_DEFAULT_QKEY;
+    a.remote_qkey = q->qkey;
     if (VerbsDictToStruct(interp, &sendWrStruct, "wr", dictObj, &a, &given)
 	    != TCL_OK) {
 	return TCL_ERROR;
@@ -1518,7 +1585,7 @@ static const VerbsField eceFields[] = {
     VERBS_FIELD(struct ibv_ece, comp_mask, VF_UINT, NULL, 0, 0),
     VERBS_FIELD_END
 };
-static const VerbsStruct eceStruct = {"ece field", eceFields};
+const VerbsStruct verbsEceStruct = {"ece field", eceFields};
 
 static int
 QpDataInOrder(
@@ -1573,8 +1640,8 @@ QpEce(
 
     memset(&ece, 0, sizeof(ece));
     if (objc == 3) {
-	if (VerbsDictToStruct(interp, &eceStruct, "ece", objv[2], &ece, NULL)
-		!= TCL_OK) {
+	if (VerbsDictToStruct(interp, &verbsEceStruct, "ece", objv[2], &ece,
+		NULL) != TCL_OK) {
 	    return TCL_ERROR;
 	}
 	if ((err = ibv_set_ece(((VerbsQp *) objPtr)->qp, &ece)) != 0) {
@@ -1587,6 +1654,78 @@ QpEce(
 	return VerbsSysError(interp, "ibv_query_ece", objPtr, NULL,
 		err > 0 ? err : errno);
     }
-    Tcl_SetObjResult(interp, VerbsStructToDict(&eceStruct, &ece));
+    Tcl_SetObjResult(interp, VerbsStructToDict(&verbsEceStruct, &ece));
     return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpAttachMcast, QpDetachMcast --
+ *
+ *	$qp attach_mcast GID LID, $qp detach_mcast GID LID: a UD QP joins
+ *	or leaves the receivers of a multicast group (ibv_attach_mcast,
+ *	ibv_detach_mcast); on RoCE the LID is 0.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Changes the QP's multicast attachments.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+McastCall(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    Tcl_Obj *const objv[],
+    int attach)
+{
+    VerbsQp *q = (VerbsQp *) objPtr;
+    const char *call = attach ? "ibv_attach_mcast" : "ibv_detach_mcast";
+    union ibv_gid gid;
+    uint64_t lid;
+    int err;
+
+    if (VerbsGetGid(interp, "gid", objv[2], &gid) != TCL_OK
+	    || VerbsGetUInt(interp, "lid", objv[3], 0xffff, &lid) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (q->qpType != IBV_QPT_UD) {
+	Tcl_Obj *name = VerbsObjName(objPtr);
+
+	VerbsArgError(interp, "qp_type", NULL, "%s: only ud queue pairs "
+		"receive multicast", Tcl_GetString(name));
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    err = attach ? ibv_attach_mcast(q->qp, &gid, (uint16_t) lid)
+	    : ibv_detach_mcast(q->qp, &gid, (uint16_t) lid);
+    if (err) {
+	return VerbsSysError(interp, call, objPtr, NULL, err > 0 ? err
+		: errno);
+    }
+    return TCL_OK;
+}
+
+static int
+QpAttachMcast(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[])
+{
+    return McastCall(interp, objPtr, objv, 1);
+}
+
+static int
+QpDetachMcast(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[])
+{
+    return McastCall(interp, objPtr, objv, 0);
 }
