@@ -208,8 +208,8 @@ typedef struct VerbsQp VerbsQp;
 typedef struct VerbsCmId {
     VerbsObj obj;
     struct rdma_cm_id *id;
-    VerbsCmJoin *joins;		/* The groups joined, the context pointers
-				 * their events carry. */
+    VerbsCmJoin *joins;		/* The groups joined (the context
+				 * pointers their events carry). */
     VerbsPd *epPd;		/* A passive endpoint made with queue pair
 				 * attributes: the objects each new
 				 * connection's QP uses (referenced), */
@@ -234,6 +234,9 @@ struct VerbsQp {
     uint32_t qkey;		/* The UD Q_Key to_init and sends default
 				 * to: VERBS_DEFAULT_QKEY, or the one
 				 * librdmacm gave a QP made on an id. */
+    struct VerbsQpMcast *mcasts;/* The groups of attach_mcast: detached
+				 * before destruction, which they would
+				 * make fail (EBUSY). */
 };
 
 typedef struct VerbsAh {
@@ -529,6 +532,7 @@ MODULE_SCOPE int	VerbsCheckQpRef(Tcl_Interp *interp,
 			    const char *option, VerbsObj *objPtr,
 			    VerbsObj *owner, const char *where);
 MODULE_SCOPE void	VerbsCmPump(Tcl_Interp *interp, VerbsCq *cq);
+MODULE_SCOPE void	VerbsCmDetachQp(VerbsCmId *cm, struct ibv_qp *qp);
 MODULE_SCOPE void	VerbsNotifyLater(VerbsObj *objPtr);
 typedef int (VerbsRecvPostProc)(void *target, struct ibv_recv_wr *wrs,
 	struct ibv_recv_wr **bad);

@@ -34,6 +34,9 @@ struct VerbsCmJoin {
     struct sockaddr_storage addr;
     Tcl_Obj *addrObj;		/* The address, as events report it. */
     Tcl_Obj *context;		/* -context, or NULL. */
+    int joined;			/* A multicast_join event came: */
+    union ibv_gid mgid;		/* the group's MGID and MLID, which */
+    uint16_t mlid;		/* librdmacm attached the id's QP to. */
 };
 
 static VerbsMethodProc CmChannelNotify, CmChannelWait, CmIdAccept, CmIdBind,
@@ -262,7 +265,7 @@ NewCmId(
  *	A new dict.
  *
  * Side effects:
- *	None.
+ *	A multicast_join notes the group's MGID and MLID in its join.
  *
  *----------------------------------------------------------------------
  */
@@ -296,8 +299,13 @@ EventDict(
     switch (ev->event) {
     case RDMA_CM_EVENT_MULTICAST_JOIN:
     case RDMA_CM_EVENT_MULTICAST_ERROR: {
-	const VerbsCmJoin *j = (const VerbsCmJoin *) ev->param.ud.private_data;
+	VerbsCmJoin *j = (VerbsCmJoin *) ev->param.ud.private_data;
 
+	if (j && ev->event == RDMA_CM_EVENT_MULTICAST_JOIN) {
+	    j->joined = 1;
+	    j->mgid = ev->param.ud.ah_attr.grh.dgid;
+	    j->mlid = ev->param.ud.ah_attr.dlid;
+	}
 	if (j) {
 	    PutKey(d, "address", j->addrObj);
 	    if (j->context) {
@@ -492,6 +500,39 @@ VerbsCmPump(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsCmDetachQp --
+ *
+ *	Before the QP of an id is destroyed: detach it from the groups the
+ *	id joined, which librdmacm attached it to (a QP still attached
+ *	cannot be destroyed).  A send-only member's QP was never attached,
+ *	and the detach fails harmlessly.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	ibv_detach_mcast.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsCmDetachQp(
+    VerbsCmId *cm,
+    struct ibv_qp *qp)
+{
+    VerbsCmJoin *j;
+
+    for (j = cm->joins; j; j = j->next) {
+	if (j->joined) {
+	    ibv_detach_mcast(qp, &j->mgid, j->mlid);
+	}
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * CmChannelFree, CmIdFree, CmIdLocalAddr, CmIdRemoteAddr, CmIdSrcPort,
  * CmIdDstPort, CmIdQp --
  *
@@ -619,7 +660,15 @@ CmIdFree(
     VerbsCmId *c = (VerbsCmId *) objPtr;
     VerbsCmJoin *j;
 
-    /* Leaves the groups too; no event can name a join any more. */
+    /*
+     * Leave the groups first: destroying the id would leave them in the
+     * kernel, but librdmacm would keep their records.  Then no event can
+     * name a join any more.
+     */
+
+    for (j = c->joins; j; j = j->next) {
+	rdma_leave_multicast(c->id, (struct sockaddr *) &j->addr);
+    }
     rdma_destroy_ep(c->id);
     while ((j = c->joins) != NULL) {
 	c->joins = j->next;
@@ -1819,7 +1868,8 @@ CmIdGetRequest(
 	Tcl_Obj *name = VerbsObjName(objPtr);
 
 	Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s is not synchronous: its "
-		"connect requests arrive on its channel", Tcl_GetString(name)));
+		"connect requests arrive on its channel",
+		Tcl_GetString(name)));
 	Tcl_SetErrorCode(interp, "VERBS", "ARG", "id", Tcl_GetString(name),
 		NULL);
 	Tcl_DecrRefCount(name);

@@ -98,10 +98,22 @@ typedef struct MwBind {
  *	QpState: a standard Tcl result.
  *
  * Side effects:
- *	QpFree: ibv_destroy_qp, releases the CQ and SRQ references.
+ *	QpFree: detaches the QP from its multicast groups (a QP still
+ *	attached cannot be destroyed), ibv_destroy_qp, releases the CQ and
+ *	SRQ references.
  *
  *----------------------------------------------------------------------
  */
+
+/*
+ * A multicast group a QP was attached to with attach_mcast.
+ */
+
+typedef struct VerbsQpMcast {
+    struct VerbsQpMcast *next;
+    union ibv_gid gid;
+    uint16_t lid;
+} VerbsQpMcast;
 
 static int
 QpState(
@@ -126,9 +138,16 @@ QpFree(
     VerbsObj *objPtr)
 {
     VerbsQp *q = (VerbsQp *) objPtr;
+    VerbsQpMcast *m;
 
+    while ((m = q->mcasts) != NULL) {
+	q->mcasts = m->next;
+	ibv_detach_mcast(q->qp, &m->gid, m->lid);
+	ckfree(m);
+    }
     if (q->cm) {
 	/* librdmacm keeps id->qp: let it clear that as it destroys. */
+	VerbsCmDetachQp(q->cm, q->qp);
 	rdma_destroy_qp(q->cm->id);
 	VerbsObjRelease(&q->cm->obj);
     } else {
@@ -1665,13 +1684,14 @@ QpEce(
  *
  *	$qp attach_mcast GID LID, $qp detach_mcast GID LID: a UD QP joins
  *	or leaves the receivers of a multicast group (ibv_attach_mcast,
- *	ibv_detach_mcast); on RoCE the LID is 0.
+ *	ibv_detach_mcast); on RoCE the LID is 0.  The QP remembers its
+ *	groups, to detach them before it is destroyed.
  *
  * Results:
  *	A standard Tcl result.
  *
  * Side effects:
- *	Changes the QP's multicast attachments.
+ *	Changes the QP's multicast attachments and its list of them.
  *
  *----------------------------------------------------------------------
  */
@@ -1685,6 +1705,7 @@ McastCall(
 {
     VerbsQp *q = (VerbsQp *) objPtr;
     const char *call = attach ? "ibv_attach_mcast" : "ibv_detach_mcast";
+    VerbsQpMcast *m, **mp;
     union ibv_gid gid;
     uint64_t lid;
     int err;
@@ -1706,6 +1727,22 @@ McastCall(
     if (err) {
 	return VerbsSysError(interp, call, objPtr, NULL, err > 0 ? err
 		: errno);
+    }
+    for (mp = &q->mcasts; *mp; mp = &(*mp)->next) {
+	if ((*mp)->lid == lid && memcmp(&(*mp)->gid, &gid, sizeof(gid)) == 0) {
+	    break;
+	}
+    }
+    if (attach && *mp == NULL) {
+	m = (VerbsQpMcast *) ckalloc(sizeof(VerbsQpMcast));
+	m->gid = gid;
+	m->lid = (uint16_t) lid;
+	m->next = q->mcasts;
+	q->mcasts = m;
+    } else if (!attach && *mp) {
+	m = *mp;
+	*mp = m->next;
+	ckfree(m);
     }
     return TCL_OK;
 }
