@@ -254,20 +254,36 @@ typedef struct VerbsRwqIndTable {
 
 /*
  * rdma_cm (verbsCm.c): an event channel owns its ids; an id made by a
- * connect request is a child of the channel too.
+ * connect request is a child of the channel too.  An id made by
+ * [verbs::cm create_ep] (or migrated off every channel) is synchronous
+ * and has no parent.
  */
 
 typedef struct VerbsCmChannel {
     VerbsObj obj;
     struct rdma_event_channel *channel;
+    Tcl_Obj *pending;		/* Events read ahead while a $cq wait
+				 * watched for disconnects (a list of
+				 * dicts, delivered first), or NULL. */
 } VerbsCmChannel;
+
+typedef struct VerbsCmJoin VerbsCmJoin;	/* A multicast group joined. */
+typedef struct VerbsQp VerbsQp;
 
 typedef struct VerbsCmId {
     VerbsObj obj;
     struct rdma_cm_id *id;
+    VerbsCmJoin *joins;		/* The groups joined (the context
+				 * pointers their events carry). */
+    VerbsPd *epPd;		/* A passive endpoint made with queue pair
+				 * attributes: the objects each new
+				 * connection's QP uses (referenced), */
+    VerbsCq *epSendCq, *epRecvCq;
+    VerbsSrq *epSrq;		/* (or NULL), */
+    enum ibv_qp_type epQpType;	/* and its type. */
 } VerbsCmId;
 
-typedef struct VerbsQp {
+struct VerbsQp {
     VerbsObj obj;
     struct ibv_qp *qp;
     VerbsCq *sendCq;		/* Referenced, not owned; NULL for a QP
@@ -288,7 +304,13 @@ typedef struct VerbsQp {
     uint64_t sendOps;		/* The IBV_QP_EX_WITH_* it was made with. */
     enum ibv_qp_type qpType;
     uint8_t portNum;		/* Port given to to_init (for defaults). */
-} VerbsQp;
+    uint32_t qkey;		/* The UD Q_Key to_init and sends default
+				 * to: VERBS_DEFAULT_QKEY, or the one
+				 * librdmacm gave a QP made on an id. */
+    struct VerbsQpMcast *mcasts;/* The groups of attach_mcast: detached
+				 * before destruction, which they would
+				 * make fail (EBUSY). */
+};
 
 typedef struct VerbsAh {
     VerbsObj obj;
@@ -514,7 +536,7 @@ MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
 	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,
 	verbsGidEntryStruct, verbsSrqAttrStruct, verbsDeviceAttrExStruct,
-	verbsWcInputStruct, verbsTmCapStruct, verbsWqAttrStruct;
+	verbsWcInputStruct, verbsTmCapStruct, verbsWqAttrStruct, verbsEceStruct;
 
 MODULE_SCOPE Tcl_Obj *	VerbsEnumObj(const VerbsEnum *table, uint64_t value);
 MODULE_SCOPE Tcl_Obj *	VerbsFlagsObj(const VerbsEnum *table, uint64_t value);
@@ -610,6 +632,12 @@ MODULE_SCOPE int	VerbsCheckBind(Tcl_Interp *interp, VerbsMw *w,
 MODULE_SCOPE VerbsMethodProc VerbsQpBindMw;
 MODULE_SCOPE int	VerbsQpCreate(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], VerbsCmId *cm);
+MODULE_SCOPE void	VerbsQpAdopt(Tcl_Interp *interp, VerbsQp *q,
+			    struct ibv_qp *qp, VerbsPd *p, VerbsCq *sendCq,
+			    VerbsCq *recvCq, VerbsSrq *srq, VerbsCmId *cm);
+MODULE_SCOPE void	VerbsCmPump(Tcl_Interp *interp, VerbsCq *cq);
+MODULE_SCOPE void	VerbsCmDetachQp(VerbsCmId *cm, struct ibv_qp *qp);
+MODULE_SCOPE void	VerbsNotifyLater(VerbsObj *objPtr);
 typedef int (VerbsRecvPostProc)(void *target, struct ibv_recv_wr *wrs,
 	struct ibv_recv_wr **bad);
 MODULE_SCOPE int	VerbsParseSgList(Tcl_Interp *interp,

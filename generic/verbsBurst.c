@@ -359,7 +359,7 @@ VerbsQpSendBurst(
     rkey = a.rkey;
     imm = a.imm_data;
     remoteQpn = a.remote_qpn == NO_QKEY ? 0 : a.remote_qpn;
-    remoteQkey = a.remote_qkey == NO_QKEY ? VERBS_DEFAULT_QKEY
+    remoteQkey = a.remote_qkey == NO_QKEY ? q->qkey
 	    : a.remote_qkey;
     timeout = a.timeout;
     inlineData = a.inline_;

@@ -3,9 +3,13 @@
  *
  *	librdmacm: [verbs::cm channel] makes an event channel whose events
  *	(address and route resolution, connect requests, establishment,
- *	disconnection) reach scripts through the event loop like completion
- *	events do; [verbs::cm id CHANNEL] makes a connection id.  A QP made
- *	with [$id create_qp] is an ordinary qp object.
+ *	disconnection, multicast joins) reach scripts through the event loop
+ *	like completion events do; [verbs::cm id CHANNEL] makes a connection
+ *	id.  A QP made with [$id create_qp] is an ordinary qp object.  The
+ *	synchronous side of librdmacm: [verbs::cm getaddrinfo] and
+ *	[verbs::cm create_ep] (an id without a channel, whose calls wait for
+ *	their events), [$id get_request], and the rest of the id calls
+ *	(multicast, options, ECE, migration between channels).
  *
  * Copyright (c) 2026 The verbs authors.
  * See the file "LICENSE" for terms of use and redistribution.
@@ -14,11 +18,32 @@
 #include "verbs.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
+#include <poll.h>
 #include <string.h>
+#include <infiniband/ib.h>
+
+/*
+ * A multicast group an id joined: its address (as rdma_leave_multicast
+ * wants it again) and the -context value; librdmacm hands the record back
+ * as the context pointer of the group's events.
+ */
+
+struct VerbsCmJoin {
+    VerbsCmJoin *next;
+    struct sockaddr_storage addr;
+    Tcl_Obj *addrObj;		/* The address, as events report it. */
+    Tcl_Obj *context;		/* -context, or NULL. */
+    int joined;			/* A multicast_join event came: */
+    union ibv_gid mgid;		/* the group's MGID and MLID, which */
+    uint16_t mlid;		/* librdmacm attached the id's QP to. */
+};
 
 static VerbsMethodProc CmChannelNotify, CmChannelWait, CmIdAccept, CmIdBind,
-	CmIdConnect, CmIdCreateQp, CmIdDisconnect, CmIdListen, CmIdReject,
-	CmIdResolveAddr, CmIdResolveRoute;
+	CmIdConnect, CmIdCreateQp, CmIdDisconnect, CmIdEstablish,
+	CmIdGetRemoteEce, CmIdGetRequest, CmIdInitQpAttr, CmIdJoinMulticast,
+	CmIdLeaveMulticast, CmIdListen, CmIdMigrate, CmIdReject,
+	CmIdResolveAddr, CmIdResolveRoute, CmIdSetLocalEce, CmIdSetOption;
 
 static const VerbsMethod cmChannelMethods[] = {
     VERBS_METHOD_CGET,
@@ -36,10 +61,13 @@ static const VerbsField cmChannelCget[] = {
     VERBS_FIELD_END
 };
 
-static Tcl_ObjCmdProc CmChannelCmd, CmIdCmd;
+static Tcl_ObjCmdProc CmChannelCmd, CmCreateEpCmd, CmDevicesCmd,
+	CmEventStrCmd, CmGetAddrInfoCmd, CmIdCmd;
 
 static const VerbsCtor cmChannelCtors[] = {
-    {"channel", CmChannelCmd}, {NULL, NULL}
+    {"channel", CmChannelCmd}, {"devices", CmDevicesCmd},
+    {"event_str", CmEventStrCmd}, {"getaddrinfo", CmGetAddrInfoCmd},
+    {NULL, NULL}
 };
 
 static const VerbsMethod cmIdMethods[] = {
@@ -51,21 +79,34 @@ static const VerbsMethod cmIdMethods[] = {
     {"connect", CmIdConnect, 0, -1, "?option value ...?"},
     {"create_qp", CmIdCreateQp, 1, -1, "pd -send_cq cq ?option value ...?"},
     {"disconnect", CmIdDisconnect, 0, 0, ""},
+    {"establish", CmIdEstablish, 0, 0, ""},
+    {"get_remote_ece", CmIdGetRemoteEce, 0, 0, ""},
+    {"get_request", CmIdGetRequest, 0, 2, "?-timeout ms?"},
+    {"init_qp_attr", CmIdInitQpAttr, 1, 1, "state"},
+    {"join_multicast", CmIdJoinMulticast, 1, 5,
+	    "address ?-context value? ?-join_flags flags?"},
+    {"leave_multicast", CmIdLeaveMulticast, 1, 1, "address"},
     {"listen", CmIdListen, 0, 1, "?backlog?"},
+    {"migrate", CmIdMigrate, 0, 1, "?channel?"},
     {"reject", CmIdReject, 0, 2, "?-private_data bytes?"},
     {"resolve_addr", CmIdResolveAddr, 2, 6,
 	    "address port ?-src address? ?-timeout ms?"},
     {"resolve_route", CmIdResolveRoute, 0, 2, "?-timeout ms?"},
+    {"set_local_ece", CmIdSetLocalEce, 1, 1, "ece"},
+    {"set_option", CmIdSetOption, 2, 2, "option value"},
     {NULL, NULL, 0, 0, NULL}
 };
 
-static VerbsGetProc CmIdLocalAddr, CmIdRemoteAddr, CmIdQp;
+static VerbsGetProc CmIdLocalAddr, CmIdRemoteAddr, CmIdQp, CmIdSrcPort,
+	CmIdDstPort;
 
 static const VerbsField cmIdCget[] = {
     VERBS_CGET_PARENT("-channel"),
     VERBS_CGET_PROC("-context", VerbsCmContext),
     VERBS_CGET_PROC("-local_addr", CmIdLocalAddr),
     VERBS_CGET_PROC("-remote_addr", CmIdRemoteAddr),
+    VERBS_CGET_PROC("-src_port", CmIdSrcPort),
+    VERBS_CGET_PROC("-dst_port", CmIdDstPort),
     VERBS_CGET_PTR("-port_num", VerbsCmId, id, struct rdma_cm_id, port_num,
 	    VF_UINT, NULL),
     VERBS_CGET_PROC("-qp", CmIdQp),
@@ -74,7 +115,7 @@ static const VerbsField cmIdCget[] = {
 };
 
 static const VerbsCtor cmIdCtors[] = {
-    {"id", CmIdCmd}, {NULL, NULL}
+    {"id", CmIdCmd}, {"create_ep", CmCreateEpCmd}, {NULL, NULL}
 };
 
 static const VerbsEnum cmEventNames[] = {
@@ -97,13 +138,85 @@ static const VerbsEnum cmEventNames[] = {
     {NULL, 0}
 };
 
+static const VerbsEnum cmPortSpaces[] = {
+    {"tcp", RDMA_PS_TCP}, {"udp", RDMA_PS_UDP}, {"ipoib", RDMA_PS_IPOIB},
+    {"ib", RDMA_PS_IB}, {NULL, 0}
+};
+
+/*
+ * The fields of an rdma_addrinfo, as [verbs::cm getaddrinfo] gives them
+ * and [verbs::cm create_ep] takes them back: a record of Tcl values,
+ * converted from and to the C struct by AddrInfoToRec and RecToAddrInfo.
+ */
+
+typedef struct AddrInfoRec {
+    uint64_t flags, family, qp_type, port_space;
+    Tcl_Obj *src_addr, *dst_addr, *src_canonname, *dst_canonname, *route,
+	    *connect;
+} AddrInfoRec;
+
+static const VerbsEnum raiFlags[] = {
+    {"passive", RAI_PASSIVE}, {"numerichost", RAI_NUMERICHOST},
+    {"noroute", RAI_NOROUTE}, {"family", RAI_FAMILY}, {NULL, 0}
+};
+
+static const VerbsEnum addrFamilies[] = {
+    {"unspec", AF_UNSPEC}, {"inet", AF_INET}, {"inet6", AF_INET6},
+    {"ib", AF_IB}, {NULL, 0}
+};
+
+#define AI(f, kind, table) VERBS_FIELD(AddrInfoRec, f, kind, table, 0, 0)
+static const VerbsField addrInfoFields[] = {
+    AI(flags, VF_FLAGS, raiFlags),
+    AI(family, VF_ENUM, addrFamilies),
+    AI(qp_type, VF_ENUM, verbsQpTypes),
+    AI(port_space, VF_ENUM, cmPortSpaces),
+    AI(src_addr, VF_TCLOBJ, NULL),
+    AI(dst_addr, VF_TCLOBJ, NULL),
+    AI(src_canonname, VF_TCLOBJ, NULL),
+    AI(dst_canonname, VF_TCLOBJ, NULL),
+    AI(route, VF_TCLOBJ, NULL),
+    AI(connect, VF_TCLOBJ, NULL),
+    VERBS_FIELD_END
+};
+static const VerbsStruct addrInfoStruct = {"addrinfo key", addrInfoFields};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * IsUd, IsSync --
+ *
+ *	Whether an id's port space is a datagram one (its events carry
+ *	rdma_ud_param), and whether the id is synchronous: made by
+ *	rdma_create_ep or migrated off every channel, so that librdmacm
+ *	reads its events itself and its calls wait for them.  Such an id
+ *	is the one kind without a parent channel.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+IsUd(
+    struct rdma_cm_id *id)
+{
+    return id->ps == RDMA_PS_UDP || id->ps == RDMA_PS_IPOIB;
+}
+
+static int
+IsSync(
+    VerbsCmId *c)
+{
+    return c->obj.parent == NULL;
+}
+
 /*
  *----------------------------------------------------------------------
  *
  * NewCmId --
  *
- *	Wrap an rdma_cm_id in an object under its channel; the id's context
- *	pointer becomes the object, so that events name it.
+ *	Wrap an rdma_cm_id in an object under its channel (parent NULL for
+ *	a synchronous id); the id's context pointer becomes the object, so
+ *	that events name it.
  *
  * Results:
  *	A standard Tcl result, the object's name.  On error the id is left
@@ -118,7 +231,7 @@ static const VerbsEnum cmEventNames[] = {
 static int
 NewCmId(
     Tcl_Interp *interp,
-    VerbsCmChannel *ch,
+    VerbsObj *parent,
     struct rdma_cm_id *id,
     Tcl_Obj *nameObj,
     VerbsCmId **idPtr)
@@ -127,7 +240,7 @@ NewCmId(
 
     c->id = id;
     id->context = c;
-    if (VerbsObjRegister(interp, &c->obj, &ch->obj, nameObj) != TCL_OK) {
+    if (VerbsObjRegister(interp, &c->obj, parent, nameObj) != TCL_OK) {
 	id->context = NULL;
 	ckfree(c);
 	return TCL_ERROR;
@@ -139,11 +252,102 @@ NewCmId(
 /*
  *----------------------------------------------------------------------
  *
- * CmChannelEvent --
+ * EventDict --
  *
- *	The channel's eventProc: read one rdma_cm event and describe it as
- *	a dict: event, id, status, and where they apply listen_id and
- *	private_data.  A connect request's new id becomes an object here.
+ *	An rdma_cm event as a dict: event, id, status, listen_id for a
+ *	connect request, and the parameters: for the datagram port spaces
+ *	qp_num, qkey and ah_attr (the peer's, or the group's) on
+ *	established and multicast_join; private_data (a byte array) when
+ *	the event has some; address and context on the multicast events,
+ *	whose context pointer is the VerbsCmJoin of the group.
+ *
+ * Results:
+ *	A new dict.
+ *
+ * Side effects:
+ *	A multicast_join notes the group's MGID and MLID in its join.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+PutKey(
+    Tcl_Obj *dict,
+    const char *key,
+    Tcl_Obj *value)
+{
+    Tcl_DictObjPut(NULL, dict, Tcl_NewStringObj(key, -1), value);
+}
+
+static Tcl_Obj *
+EventDict(
+    struct rdma_cm_event *ev)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+    const void *data = NULL;
+    uint8_t len = 0;
+    int ud = 0;
+
+    PutKey(d, "event", VerbsEnumObj(cmEventNames, ev->event));
+    PutKey(d, "id", ev->id->context ? VerbsObjName((VerbsObj *)
+	    ev->id->context) : Tcl_NewObj());
+    if (ev->listen_id && ev->listen_id->context) {
+	PutKey(d, "listen_id", VerbsObjName((VerbsObj *)
+		ev->listen_id->context));
+    }
+    PutKey(d, "status", Tcl_NewIntObj(ev->status));
+    switch (ev->event) {
+    case RDMA_CM_EVENT_MULTICAST_JOIN:
+    case RDMA_CM_EVENT_MULTICAST_ERROR: {
+	VerbsCmJoin *j = (VerbsCmJoin *) ev->param.ud.private_data;
+
+	if (j && ev->event == RDMA_CM_EVENT_MULTICAST_JOIN) {
+	    j->joined = 1;
+	    j->mgid = ev->param.ud.ah_attr.grh.dgid;
+	    j->mlid = ev->param.ud.ah_attr.dlid;
+	}
+	if (j) {
+	    PutKey(d, "address", j->addrObj);
+	    if (j->context) {
+		PutKey(d, "context", j->context);
+	    }
+	}
+	ud = (ev->event == RDMA_CM_EVENT_MULTICAST_JOIN);
+	break;
+    }
+    default:
+	if (IsUd(ev->id)) {
+	    ud = (ev->event == RDMA_CM_EVENT_ESTABLISHED);
+	    data = ev->param.ud.private_data;
+	    len = ev->param.ud.private_data_len;
+	} else {
+	    data = ev->param.conn.private_data;
+	    len = ev->param.conn.private_data_len;
+	}
+	break;
+    }
+    if (ud) {
+	PutKey(d, "qp_num", Tcl_NewWideIntObj(ev->param.ud.qp_num));
+	PutKey(d, "qkey", Tcl_NewWideIntObj(ev->param.ud.qkey));
+	PutKey(d, "ah_attr", VerbsStructToDict(&verbsAhAttrStruct,
+		&ev->param.ud.ah_attr));
+    }
+    if (data && len > 0) {
+	PutKey(d, "private_data", Tcl_NewByteArrayObj(data, len));
+    }
+    return d;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ReadEvent, CmChannelEvent --
+ *
+ *	The channel's eventProc: the oldest event read ahead (see
+ *	VerbsCmPump), else one read from the channel now.  ReadEvent reads
+ *	one rdma_cm event and describes it (EventDict); a connect request's
+ *	new id becomes an object here.  A peer's disconnect moves the QP of
+ *	the id to the error state, so that its posted work requests flush.
  *	The event is acknowledged before any script runs, since destroying
  *	an id waits for the acknowledgement of its events.
  *
@@ -151,10 +355,56 @@ NewCmId(
  *	A standard Tcl result; *eventPtr is NULL when none is pending.
  *
  * Side effects:
- *	Consumes and acknowledges an event; may create an id object.
+ *	Consumes and acknowledges an event; may create an id object and
+ *	modify a QP.
  *
  *----------------------------------------------------------------------
  */
+
+static int
+ReadEvent(
+    Tcl_Interp *interp,
+    VerbsCmChannel *ch,
+    Tcl_Obj **eventPtr)
+{
+    struct rdma_cm_event *ev;
+    VerbsCmId *c;
+
+    *eventPtr = NULL;
+    if (rdma_get_cm_event(ch->channel, &ev) != 0) {
+	if (errno == EAGAIN || errno == EINTR) {
+	    return TCL_OK;
+	}
+	return VerbsSysError(interp, "rdma_get_cm_event", &ch->obj, NULL,
+		errno);
+    }
+
+    /*
+     * A connect request comes on a new id (librdmacm gives it the
+     * listener's context pointer): wrap it.
+     */
+
+    if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST
+	    && NewCmId(interp, &ch->obj, ev->id, NULL, &c) != TCL_OK) {
+	/* Nobody can answer the request: refuse it. */
+	struct rdma_cm_id *id = ev->id;
+
+	rdma_reject(id, NULL, 0);
+	rdma_ack_cm_event(ev);
+	rdma_destroy_id(id);
+	return TCL_ERROR;
+    }
+    if (ev->event == RDMA_CM_EVENT_DISCONNECTED && ev->id->qp) {
+	struct ibv_qp_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_ERR;
+	ibv_modify_qp(ev->id->qp, &attr, IBV_QP_STATE);
+    }
+    *eventPtr = EventDict(ev);
+    rdma_ack_cm_event(ev);
+    return TCL_OK;
+}
 
 static int
 CmChannelEvent(
@@ -163,70 +413,140 @@ CmChannelEvent(
     Tcl_Obj **eventPtr)
 {
     VerbsCmChannel *ch = (VerbsCmChannel *) objPtr;
-    struct rdma_cm_event *ev;
-    VerbsCmId *c;
-    Tcl_Obj *d;
+    Tcl_Size n;
 
-    *eventPtr = NULL;
-    if (rdma_get_cm_event(ch->channel, &ev) != 0) {
-	if (errno == EAGAIN || errno == EINTR) {
-	    return TCL_OK;
+    if (ch->pending) {
+	Tcl_Obj *ev;
+
+	/*
+	 * The caller wants an object of its own to keep or drop: a copy
+	 * (the list's reference goes with the list's element).
+	 */
+
+	Tcl_ListObjIndex(NULL, ch->pending, 0, &ev);
+	*eventPtr = Tcl_DuplicateObj(ev);
+	Tcl_ListObjReplace(NULL, ch->pending, 0, 1, 0, NULL);
+	Tcl_ListObjLength(NULL, ch->pending, &n);
+	if (n == 0) {
+	    Tcl_DecrRefCount(ch->pending);
+	    ch->pending = NULL;
 	}
-	return VerbsSysError(interp, "rdma_get_cm_event", objPtr, NULL, errno);
+	return TCL_OK;
     }
-    d = Tcl_NewDictObj();
-    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("event", -1),
-	    VerbsEnumObj(cmEventNames, ev->event));
-    /*
-     * A connect request comes on a new id (librdmacm gives it the
-     * listener's context pointer): wrap it.
-     */
-
-    if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
-	if (NewCmId(interp, ch, ev->id, NULL, &c) != TCL_OK) {
-	    /* Nobody can answer the request: refuse it. */
-	    struct rdma_cm_id *id = ev->id;
-
-	    rdma_reject(id, NULL, 0);
-	    rdma_ack_cm_event(ev);
-	    rdma_destroy_id(id);
-	    Tcl_DecrRefCount(d);
-	    return TCL_ERROR;
-	}
-    }
-    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("id", -1),
-	    ev->id->context ? VerbsObjName((VerbsObj *) ev->id->context)
-	    : Tcl_NewObj());
-    if (ev->listen_id && ev->listen_id->context) {
-	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("listen_id", -1),
-		VerbsObjName((VerbsObj *) ev->listen_id->context));
-    }
-    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("status", -1),
-	    Tcl_NewIntObj(ev->status));
-    if (ev->id->ps != RDMA_PS_UDP && ev->param.conn.private_data_len > 0
-	    && ev->param.conn.private_data) {
-	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("private_data", -1),
-		Tcl_NewByteArrayObj(ev->param.conn.private_data,
-		ev->param.conn.private_data_len));
-    }
-    rdma_ack_cm_event(ev);
-    *eventPtr = d;
-    return TCL_OK;
+    return ReadEvent(interp, ch, eventPtr);
 }
 
 /*
  *----------------------------------------------------------------------
  *
- * CmChannelFree, CmIdFree, CmIdLocalAddr, CmIdRemoteAddr, CmIdQp --
+ * VerbsCmPump --
+ *
+ *	For $cq wait: read, and keep in order for the channels' wait and
+ *	notify, the events waiting on the rdma_cm channels of the QPs that
+ *	use cq, so that a peer's disconnect reaches their QPs (ReadEvent)
+ *	while a script waits for completions.  Ids without a channel
+ *	(synchronous ones) are left alone: librdmacm reads their events.
+ *	Errors are left for the channel's own next read.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Reads and acknowledges events; may schedule notify scripts.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsCmPump(
+    Tcl_Interp *interp,
+    VerbsCq *cq)
+{
+    VerbsObj *o;
+    Tcl_InterpState saved = NULL;
+
+    for (o = VerbsGetState(interp)->live; o; o = o->nextLive) {
+	VerbsQp *q = (VerbsQp *) o;
+	VerbsCmChannel *ch;
+	Tcl_Obj *ev;
+	int got = 0;
+
+	if (o->typePtr != &verbsQpClass || q->cm == NULL
+		|| (q->sendCq != cq && q->recvCq != cq)
+		|| q->cm->obj.parent == NULL) {
+	    continue;
+	}
+	ch = (VerbsCmChannel *) q->cm->obj.parent;
+	if (saved == NULL) {
+	    saved = Tcl_SaveInterpState(interp, TCL_OK);
+	}
+	while (ReadEvent(interp, ch, &ev) == TCL_OK && ev) {
+	    if (ch->pending == NULL) {
+		ch->pending = Tcl_NewListObj(0, NULL);
+		Tcl_IncrRefCount(ch->pending);
+	    }
+	    Tcl_ListObjAppendElement(NULL, ch->pending, ev);
+	    got = 1;
+	}
+	if (got) {
+	    VerbsNotifyLater(&ch->obj);
+	}
+    }
+    if (saved) {
+	Tcl_RestoreInterpState(interp, saved);
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsCmDetachQp --
+ *
+ *	Before the QP of an id is destroyed: detach it from the groups the
+ *	id joined, which librdmacm attached it to (a QP still attached
+ *	cannot be destroyed).  A send-only member's QP was never attached,
+ *	and the detach fails harmlessly.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	ibv_detach_mcast.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsCmDetachQp(
+    VerbsCmId *cm,
+    struct ibv_qp *qp)
+{
+    VerbsCmJoin *j;
+
+    for (j = cm->joins; j; j = j->next) {
+	if (j->joined) {
+	    ibv_detach_mcast(qp, &j->mgid, j->mlid);
+	}
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmChannelFree, CmIdFree, CmIdLocalAddr, CmIdRemoteAddr, CmIdSrcPort,
+ * CmIdDstPort, CmIdQp --
  *
  *	cget options and destruction (children, the ids, go first; an id
- *	lives until the QP made on it is gone).
+ *	lives until the QP made on it is gone).  rdma_destroy_ep destroys
+ *	what rdma_create_ep made besides the QP (which went first) and the
+ *	id itself, for any id.
  *
  * Results:
  *	The cget procs: a standard Tcl result.
  *
  * Side effects:
- *	rdma_destroy_event_channel, rdma_destroy_id.
+ *	rdma_destroy_event_channel, rdma_destroy_ep; the id lets go of the
+ *	objects of its endpoint's QP template.
  *
  *----------------------------------------------------------------------
  */
@@ -235,7 +555,12 @@ static void
 CmChannelFree(
     VerbsObj *objPtr)
 {
-    rdma_destroy_event_channel(((VerbsCmChannel *) objPtr)->channel);
+    VerbsCmChannel *ch = (VerbsCmChannel *) objPtr;
+
+    if (ch->pending) {
+	Tcl_DecrRefCount(ch->pending);
+    }
+    rdma_destroy_event_channel(ch->channel);
 }
 
 static Tcl_Obj *
@@ -283,6 +608,28 @@ CmIdRemoteAddr(
 }
 
 static int
+CmIdSrcPort(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    *valuePtr = Tcl_NewIntObj(ntohs(rdma_get_src_port(
+	    ((VerbsCmId *) objPtr)->id)));
+    return TCL_OK;
+}
+
+static int
+CmIdDstPort(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    *valuePtr = Tcl_NewIntObj(ntohs(rdma_get_dst_port(
+	    ((VerbsCmId *) objPtr)->id)));
+    return TCL_OK;
+}
+
+static int
 CmIdQp(
     Tcl_Interp *interp VERBS_UNUSED,
     VerbsObj *objPtr,
@@ -296,10 +643,45 @@ CmIdQp(
 }
 
 static void
+FreeJoin(
+    VerbsCmJoin *j)
+{
+    Tcl_DecrRefCount(j->addrObj);
+    if (j->context) {
+	Tcl_DecrRefCount(j->context);
+    }
+    ckfree(j);
+}
+
+static void
 CmIdFree(
     VerbsObj *objPtr)
 {
-    rdma_destroy_id(((VerbsCmId *) objPtr)->id);
+    VerbsCmId *c = (VerbsCmId *) objPtr;
+    VerbsCmJoin *j;
+
+    /*
+     * Leave the groups first: destroying the id would leave them in the
+     * kernel, but librdmacm would keep their records.  Then no event can
+     * name a join any more.
+     */
+
+    for (j = c->joins; j; j = j->next) {
+	rdma_leave_multicast(c->id, (struct sockaddr *) &j->addr);
+    }
+    rdma_destroy_ep(c->id);
+    while ((j = c->joins) != NULL) {
+	c->joins = j->next;
+	FreeJoin(j);
+    }
+    if (c->epPd) {
+	VerbsObjRelease(&c->epPd->obj);
+	VerbsObjRelease(&c->epSendCq->obj);
+	VerbsObjRelease(&c->epRecvCq->obj);
+	if (c->epSrq) {
+	    VerbsObjRelease(&c->epSrq->obj);
+	}
+    }
 }
 
 const VerbsType verbsCmChannelClass = {
@@ -315,14 +697,15 @@ const VerbsType verbsCmIdClass = {
 /*
  *----------------------------------------------------------------------
  *
- * VerbsCmContext, VerbsCmForgetContext --
+ * BorrowContext, VerbsCmContext, VerbsCmForgetContext --
  *
  *	$id cget -context: the context object of the device the id is bound
  *	to (empty before that).  librdmacm owns that ibv_context, so the
  *	object borrows it; there is one object per ibv_context and
- *	interpreter, made on first use, so that PDs and CQs made on it pass
- *	the same-context checks.  VerbsCmForgetContext drops it from the
- *	table when it is freed.
+ *	interpreter, made on first use (by BorrowContext, which [verbs::cm
+ *	devices] uses too), so that PDs and CQs made on it pass the
+ *	same-context checks.  VerbsCmForgetContext drops it from the table
+ *	when it is freed.
  *
  * Results:
  *	A standard Tcl result.
@@ -334,24 +717,18 @@ const VerbsType verbsCmIdClass = {
  *----------------------------------------------------------------------
  */
 
-int
-VerbsCmContext(
+static int
+BorrowContext(
     Tcl_Interp *interp,
-    VerbsObj *objPtr,
+    struct ibv_context *ctx,
     Tcl_Obj **valuePtr)
 {
-    struct rdma_cm_id *id = ((VerbsCmId *) objPtr)->id;
-    VerbsState *statePtr = objPtr->statePtr;
+    VerbsState *statePtr = VerbsGetState(interp);
     Tcl_HashEntry *hPtr;
     VerbsContext *c;
     int isNew;
 
-    if (id->verbs == NULL) {
-	*valuePtr = Tcl_NewObj();
-	return TCL_OK;
-    }
-    hPtr = Tcl_CreateHashEntry(&statePtr->borrowed, (char *) id->verbs,
-	    &isNew);
+    hPtr = Tcl_CreateHashEntry(&statePtr->borrowed, (char *) ctx, &isNew);
     if (!isNew) {
 	c = (VerbsContext *) Tcl_GetHashValue(hPtr);
 	if (c->obj.token) {
@@ -366,8 +743,8 @@ VerbsCmContext(
      * table (VerbsCmForgetContext removes only the entry's own object).
      */
 
-    c = VerbsContextNew(id->verbs, 1);
-    if (VerbsSetNonBlocking(interp, id->verbs->async_fd) != TCL_OK
+    c = VerbsContextNew(ctx, 1);
+    if (VerbsSetNonBlocking(interp, ctx->async_fd) != TCL_OK
 	    || VerbsObjRegister(interp, &c->obj, NULL, NULL) != TCL_OK) {
 	if (isNew) {
 	    Tcl_DeleteHashEntry(hPtr);
@@ -379,6 +756,21 @@ VerbsCmContext(
     Tcl_SetHashValue(hPtr, c);
     *valuePtr = VerbsObjName(&c->obj);
     return TCL_OK;
+}
+
+int
+VerbsCmContext(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    struct rdma_cm_id *id = ((VerbsCmId *) objPtr)->id;
+
+    if (id->verbs == NULL) {
+	*valuePtr = Tcl_NewObj();
+	return TCL_OK;
+    }
+    return BorrowContext(interp, id->verbs, valuePtr);
 }
 
 void
@@ -486,7 +878,7 @@ CmIdCmd(
 	    != 0) {
 	return VerbsSysError(interp, "rdma_create_id", &ch->obj, NULL, errno);
     }
-    if (NewCmId(interp, ch, id, args.head.command, &c) != TCL_OK) {
+    if (NewCmId(interp, &ch->obj, id, args.head.command, &c) != TCL_OK) {
 	rdma_destroy_id(id);
 	return TCL_ERROR;
     }
@@ -499,7 +891,7 @@ CmIdCmd(
  * CmChannelNotify, CmChannelWait --
  *
  *	$ch notify ?script?, $ch wait ?-timeout ms?: see VerbsNotify and
- *	VerbsWaitEvent.
+ *	VerbsWaitEvent.  Events read ahead by $cq wait come first.
  *
  *----------------------------------------------------------------------
  */
@@ -511,8 +903,15 @@ CmChannelNotify(
     int objc,
     Tcl_Obj *const objv[])
 {
-    return VerbsNotify(interp, objPtr,
-	    ((VerbsCmChannel *) objPtr)->channel->fd, objc, objv);
+    if (VerbsNotify(interp, objPtr, ((VerbsCmChannel *) objPtr)->channel->fd,
+	    objc, objv) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (((VerbsCmChannel *) objPtr)->pending) {
+	/* Events read ahead make no file event. */
+	VerbsNotifyLater(objPtr);
+    }
+    return TCL_OK;
 }
 
 static int
@@ -576,13 +975,64 @@ GetSockaddr(
 /*
  *----------------------------------------------------------------------
  *
+ * SyncResult, AckSyncEvent --
+ *
+ *	The result of a call that librdmacm completes with an event (when
+ *	waited is true: not a datagram accept, which has none): on a
+ *	synchronous id the call waited for that event, which librdmacm
+ *	keeps as id->event, and it becomes the result (the event dict);
+ *	otherwise the result is empty and the event comes on the channel.
+ *	AckSyncEvent acknowledges such an event at once, as for events read
+ *	from a channel: an unacknowledged connect request would keep its
+ *	listening id from being destroyed.
+ *
+ * Results:
+ *	TCL_OK.
+ *
+ * Side effects:
+ *	Sets the result.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+AckSyncEvent(
+    struct rdma_cm_id *id)
+{
+    if (id->event) {
+	rdma_ack_cm_event(id->event);
+	id->event = NULL;
+    }
+}
+
+static int
+SyncResult(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int waited)
+{
+    VerbsCmId *c = (VerbsCmId *) objPtr;
+
+    if (waited && IsSync(c) && c->id->event) {
+	Tcl_SetObjResult(interp, EventDict(c->id->event));
+	AckSyncEvent(c->id);
+    } else {
+	Tcl_ResetResult(interp);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * CmIdBind, CmIdResolveAddr, CmIdResolveRoute, CmIdListen --
  *
  *	$id bind ADDRESS ?PORT?
  *	$id resolve_addr ADDRESS PORT ?-src ADDRESS? ?-timeout MS?
  *	$id resolve_route ?-timeout MS?
  *	$id listen ?BACKLOG?
- *	The resolutions complete with an event on the channel.
+ *	The resolutions complete with an event on the channel, or on a
+ *	synchronous id before the call returns (the event is the result).
  *
  * Results:
  *	A standard Tcl result.
@@ -656,7 +1106,7 @@ CmIdResolveAddr(
 	return VerbsSysError(interp, "rdma_resolve_addr", objPtr, NULL,
 		errno);
     }
-    return TCL_OK;
+    return SyncResult(interp, objPtr, 1);
 }
 
 static int
@@ -682,7 +1132,7 @@ CmIdResolveRoute(
 	return VerbsSysError(interp, "rdma_resolve_route", objPtr, NULL,
 		errno);
     }
-    return TCL_OK;
+    return SyncResult(interp, objPtr, 1);
 }
 
 static int
@@ -755,7 +1205,8 @@ GetPrivateData(
  *
  *	The options of connect and accept: -private_data BYTES
  *	-responder_resources N -initiator_depth N -retry_count N
- *	-rnr_retry_count N.
+ *	-rnr_retry_count N, and for a QP not made on the id (whose state
+ *	the script moves itself) -qp_num N -srq BOOL.
  *
  * Results:
  *	A standard Tcl result.
@@ -776,17 +1227,21 @@ GetConnParam(
     typedef struct {
 	uint8_t initiator_depth;
 	Tcl_Obj *private_data;
+	uint32_t qp_num;
 	uint8_t responder_resources, retry_count, rnr_retry_count;
+	int srq;
     } ConnArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(ConnArgs, initiator_depth, VF_UINT, NULL, "n"),
 	VERBS_OPTION(ConnArgs, private_data, VF_TCLOBJ, NULL, "bytes"),
+	VERBS_OPTION_MAX(ConnArgs, qp_num, 0xffffff, "n"),
 	VERBS_OPTION(ConnArgs, responder_resources, VF_UINT, NULL, "n"),
 	VERBS_OPTION(ConnArgs, retry_count, VF_UINT, NULL, "n"),
 	VERBS_OPTION(ConnArgs, rnr_retry_count, VF_UINT, NULL, "n"),
+	VERBS_OPTION(ConnArgs, srq, VF_BOOL, NULL, "bool"),
 	VERBS_FIELD_END
     };
-    ConnArgs args = {1, NULL, 1, 7, 7};
+    ConnArgs args = {1, NULL, 0, 1, 7, 7, 0};
 
     if ((objc % 2) != 0) {
 	Tcl_WrongNumArgs(interp, 2, objv, "?option value ...?");
@@ -800,6 +1255,8 @@ GetConnParam(
     param->initiator_depth = args.initiator_depth;
     param->retry_count = args.retry_count;
     param->rnr_retry_count = args.rnr_retry_count;
+    param->qp_num = args.qp_num;
+    param->srq = (uint8_t) args.srq;
     return GetPrivateData(interp, args.private_data,
 	    &param->private_data, &param->private_data_len);
 }
@@ -814,7 +1271,9 @@ GetConnParam(
  *	options?.
  *
  * Results:
- *	A standard Tcl result; create_qp returns the qp object.
+ *	A standard Tcl result; create_qp returns the qp object, and on a
+ *	synchronous id connect, accept and disconnect the event they
+ *	waited for.
  *
  * Side effects:
  *	The librdmacm calls.
@@ -842,7 +1301,8 @@ ConnectCall(
     if (call(((VerbsCmId *) objPtr)->id, &param) != 0) {
 	return VerbsSysError(interp, name, objPtr, NULL, errno);
     }
-    return TCL_OK;
+    return SyncResult(interp, objPtr, call == rdma_connect
+	    || !IsUd(((VerbsCmId *) objPtr)->id));
 }
 
 static int
@@ -910,7 +1370,7 @@ CmIdDisconnect(
     if (rdma_disconnect(((VerbsCmId *) objPtr)->id) != 0) {
 	return VerbsSysError(interp, "rdma_disconnect", objPtr, NULL, errno);
     }
-    return TCL_OK;
+    return SyncResult(interp, objPtr, 1);
 }
 
 static int
@@ -932,4 +1392,991 @@ CmIdCreateQp(
 	return TCL_ERROR;
     }
     return VerbsQpCreate(interp, objc - 1, objv + 1, c);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * SockaddrLen, FindJoin --
+ *
+ *	The length of an IPv4 or IPv6 sockaddr, and the record of the group
+ *	an id joined at an address (with the link that points at it).
+ *
+ *----------------------------------------------------------------------
+ */
+
+static socklen_t
+SockaddrLen(
+    const struct sockaddr_storage *ss)
+{
+    return ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+	    : sizeof(struct sockaddr_in);
+}
+
+static VerbsCmJoin **
+FindJoin(
+    VerbsCmId *c,
+    const struct sockaddr_storage *ss)
+{
+    VerbsCmJoin **jp;
+
+    for (jp = &c->joins; *jp; jp = &(*jp)->next) {
+	if ((*jp)->addr.ss_family == ss->ss_family
+		&& memcmp(&(*jp)->addr, ss, SockaddrLen(ss)) == 0) {
+	    return jp;
+	}
+    }
+    return NULL;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdJoinMulticast, CmIdLeaveMulticast --
+ *
+ *	$id join_multicast ADDRESS ?-context VALUE? ?-join_flags
+ *	full|sendonly_full?: join the multicast group of an IP address
+ *	(rdma_join_multicast, or with -join_flags rdma_join_multicast_ex);
+ *	the multicast_join event (multicast_error on failure) carries the
+ *	address, the context and the group's qp_num, qkey and ah_attr, and
+ *	librdmacm attaches the id's QP to the group as it reads the event
+ *	(not as a send-only member).
+ *	$id leave_multicast ADDRESS: leave it (rdma_leave_multicast, which
+ *	also detaches the QP).
+ *
+ * Results:
+ *	A standard Tcl result; on a synchronous id join_multicast returns
+ *	the event.
+ *
+ * Side effects:
+ *	Joins or leaves the group; keeps the join's record until it is
+ *	left or the id is destroyed.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmIdJoinMulticast(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const VerbsEnum joinFlags[] = {
+	{"full", RDMA_MC_JOIN_FLAG_FULLMEMBER},
+	{"sendonly_full", RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER},
+	{NULL, 0}
+    };
+    typedef struct {
+	Tcl_Obj *context;
+	uint64_t join_flags;
+    } JoinArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(JoinArgs, context, VF_TCLOBJ, NULL, "value"),
+	VERBS_OPTION(JoinArgs, join_flags, VF_ENUM, joinFlags,
+		"full|sendonly_full"),
+	VERBS_FIELD_END
+    };
+    JoinArgs args = {NULL, ~(uint64_t) 0};
+    VerbsCmId *c = (VerbsCmId *) objPtr;
+    VerbsCmJoin *j, **jp;
+    char buf[INET6_ADDRSTRLEN];
+    int ret;
+
+    if ((objc % 2) != 1) {
+	Tcl_WrongNumArgs(interp, 2, objv,
+		"address ?-context value? ?-join_flags flags?");
+	return TCL_ERROR;
+    }
+    j = (VerbsCmJoin *) ckalloc(sizeof(VerbsCmJoin));
+    memset(j, 0, sizeof(*j));
+    if (VerbsParseOptions(interp, objc, objv, 3, options, &args) != TCL_OK
+	    || GetSockaddr(interp, "address", objv[2], NULL, &j->addr)
+	    != TCL_OK) {
+	ckfree(j);
+	return TCL_ERROR;
+    }
+    inet_ntop(j->addr.ss_family, j->addr.ss_family == AF_INET6
+	    ? (void *) &((struct sockaddr_in6 *) &j->addr)->sin6_addr
+	    : (void *) &((struct sockaddr_in *) &j->addr)->sin_addr,
+	    buf, sizeof(buf));
+    j->addrObj = Tcl_NewStringObj(buf, -1);
+    Tcl_IncrRefCount(j->addrObj);
+    if (args.context) {
+	j->context = args.context;
+	Tcl_IncrRefCount(j->context);
+    }
+
+    /*
+     * In the list before the call: on a synchronous id the event that
+     * names the record is read inside it.
+     */
+
+    j->next = c->joins;
+    c->joins = j;
+    if (args.join_flags != ~(uint64_t) 0) {
+	struct rdma_cm_join_mc_attr_ex attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.comp_mask = RDMA_CM_JOIN_MC_ATTR_ADDRESS
+		| RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS;
+	attr.join_flags = (uint32_t) args.join_flags;
+	attr.addr = (struct sockaddr *) &j->addr;
+	ret = rdma_join_multicast_ex(c->id, &attr, j);
+    } else {
+	ret = rdma_join_multicast(c->id, (struct sockaddr *) &j->addr, j);
+    }
+    if (ret != 0) {
+	int err = errno;
+
+	/*
+	 * librdmacm forgets a join it could not start; a synchronous one
+	 * that started and then failed stays joined (leave it).
+	 */
+
+	if (!IsSync(c) || c->id->event == NULL || c->id->event->event
+		!= RDMA_CM_EVENT_MULTICAST_ERROR) {
+	    jp = FindJoin(c, &j->addr);
+	    *jp = j->next;
+	    FreeJoin(j);
+	}
+	return VerbsSysError(interp, args.join_flags != ~(uint64_t) 0
+		? "rdma_join_multicast_ex" : "rdma_join_multicast", objPtr,
+		NULL, err);
+    }
+    return SyncResult(interp, objPtr, 1);
+}
+
+static int
+CmIdLeaveMulticast(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[])
+{
+    VerbsCmId *c = (VerbsCmId *) objPtr;
+    struct sockaddr_storage ss;
+    VerbsCmJoin **jp, *j;
+    int err = 0;
+
+    if (GetSockaddr(interp, "address", objv[2], NULL, &ss) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (rdma_leave_multicast(c->id, (struct sockaddr *) &ss) != 0) {
+	err = errno;
+    }
+
+    /* librdmacm forgets the group unless it did not know it. */
+    if (err != EADDRNOTAVAIL && (jp = FindJoin(c, &ss)) != NULL) {
+	j = *jp;
+	*jp = j->next;
+	FreeJoin(j);
+    }
+    if (err) {
+	return VerbsSysError(interp, "rdma_leave_multicast", objPtr, NULL,
+		err);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdSetLocalEce, CmIdGetRemoteEce --
+ *
+ *	$id set_local_ece {vendor_id N options N}: the enhanced connection
+ *	establishment options to offer in the REQ or REP of an id whose QP
+ *	the script made itself (rdma_set_local_ece); $id get_remote_ece:
+ *	those the peer offered (rdma_get_remote_ece), as a dict
+ *	{vendor_id options comp_mask}.  librdmacm refuses both on an id
+ *	that has a QP: it negotiates ECE for its own QPs.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	set_local_ece changes what connect/accept send.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmIdSetLocalEce(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[])
+{
+    struct ibv_ece ece;
+
+    memset(&ece, 0, sizeof(ece));
+    if (VerbsDictToStruct(interp, &verbsEceStruct, "ece", objv[2], &ece,
+	    NULL) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (rdma_set_local_ece(((VerbsCmId *) objPtr)->id, &ece) != 0) {
+	return VerbsSysError(interp, "rdma_set_local_ece", objPtr, NULL,
+		errno);
+    }
+    return TCL_OK;
+}
+
+static int
+CmIdGetRemoteEce(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[] VERBS_UNUSED)
+{
+    struct ibv_ece ece;
+
+    memset(&ece, 0, sizeof(ece));
+    if (rdma_get_remote_ece(((VerbsCmId *) objPtr)->id, &ece) != 0) {
+	return VerbsSysError(interp, "rdma_get_remote_ece", objPtr, NULL,
+		errno);
+    }
+    Tcl_SetObjResult(interp, VerbsStructToDict(&verbsEceStruct, &ece));
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdSetOption --
+ *
+ *	$id set_option tos|reuseaddr|afonly|ack_timeout VALUE
+ *	(rdma_set_option at the RDMA_OPTION_ID level): the type of service
+ *	byte (0-255), address reuse and IPv6-only binding (booleans), and
+ *	the ack timeout exponent (0-31: 4.096 us * 2**value).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Changes the id.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmIdSetOption(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[])
+{
+    static const VerbsEnum names[] = {
+	{"tos", RDMA_OPTION_ID_TOS}, {"reuseaddr", RDMA_OPTION_ID_REUSEADDR},
+	{"afonly", RDMA_OPTION_ID_AFONLY},
+	{"ack_timeout", RDMA_OPTION_ID_ACK_TIMEOUT}, {NULL, 0}
+    };
+    uint64_t opt, v;
+    uint8_t byte;
+    int flag;
+    void *val;
+    size_t len;
+
+    if (VerbsGetEnum(interp, names, "option", objv[2], &opt) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (opt == RDMA_OPTION_ID_REUSEADDR || opt == RDMA_OPTION_ID_AFONLY) {
+	if (VerbsGetBoolean(interp, Tcl_GetString(objv[2]), objv[3], &flag)
+		!= TCL_OK) {
+	    return TCL_ERROR;
+	}
+	val = &flag;
+	len = sizeof(flag);
+    } else {
+	if (VerbsGetUInt(interp, Tcl_GetString(objv[2]), objv[3],
+		opt == RDMA_OPTION_ID_TOS ? 255 : 31, &v) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	byte = (uint8_t) v;
+	val = &byte;
+	len = sizeof(byte);
+    }
+    if (rdma_set_option(((VerbsCmId *) objPtr)->id, RDMA_OPTION_ID,
+	    (int) opt, val, len) != 0) {
+	return VerbsSysError(interp, "rdma_set_option", objPtr,
+		Tcl_GetString(objv[2]), errno);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdInitQpAttr, CmIdEstablish --
+ *
+ *	$id init_qp_attr STATE: the attributes that move a QP not made on
+ *	the id to STATE (init, rtr or rts) for this connection
+ *	(rdma_init_qp_attr), as a qp attribute dict with just the keys of
+ *	the mask the kernel gave, ready for $qp modify.
+ *	$id establish: the active side's end of such a connection, after
+ *	the connect_response event and the QP's move to rts (rdma_establish
+ *	sends the RTU).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	establish completes the connection.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmIdInitQpAttr(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[])
+{
+    struct ibv_qp_attr attr;
+    const VerbsField *f;
+    uint64_t state;
+    int mask;
+    Tcl_Obj *dict, *v;
+
+    if (VerbsGetEnum(interp, verbsQpState, "state", objv[2], &state)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    memset(&attr, 0, sizeof(attr));
+    attr.qp_state = (enum ibv_qp_state) state;
+    if (rdma_init_qp_attr(((VerbsCmId *) objPtr)->id, &attr, &mask) != 0) {
+	return VerbsSysError(interp, "rdma_init_qp_attr", objPtr,
+		Tcl_GetString(objv[2]), errno);
+    }
+    dict = Tcl_NewDictObj();
+    for (f = verbsQpAttrStruct.fields; f->name; f++) {
+	if (f->mask & (uint64_t) mask) {
+	    VerbsFieldGet(NULL, f, &attr, NULL, &v);
+	    Tcl_DictObjPut(NULL, dict, VerbsKeyObj(f->name), v);
+	}
+    }
+    Tcl_SetObjResult(interp, dict);
+    return TCL_OK;
+}
+
+static int
+CmIdEstablish(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[] VERBS_UNUSED)
+{
+    if (rdma_establish(((VerbsCmId *) objPtr)->id) != 0) {
+	return VerbsSysError(interp, "rdma_establish", objPtr, NULL, errno);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdMigrate --
+ *
+ *	$id migrate ?CHANNEL?: move the id, and its future events, to
+ *	another event channel (rdma_migrate_id), or without one make it
+ *	synchronous.  The object moves in the tree along: it becomes a
+ *	child of CHANNEL (a root object without one), so that closing its
+ *	old channel leaves it alone.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	May free the old channel, when the id kept it alive.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmIdMigrate(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsCmId *c = (VerbsCmId *) objPtr;
+    VerbsObj *to = NULL;
+
+    if (objc == 3 && Tcl_GetString(objv[2])[0] != '\0') {
+	to = VerbsObjGet(interp, objv[2], &verbsCmChannelClass);
+	if (to == NULL) {
+	    return TCL_ERROR;
+	}
+    }
+    if (to == c->obj.parent) {
+	return TCL_OK;
+    }
+    if (rdma_migrate_id(c->id, to ? ((VerbsCmChannel *) to)->channel : NULL)
+	    != 0) {
+	return VerbsSysError(interp, "rdma_migrate_id", objPtr, NULL, errno);
+    }
+    VerbsObjReparent(objPtr, to);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdGetRequest --
+ *
+ *	$id get_request ?-timeout MS?: on a synchronous listening id (made
+ *	by create_ep with the passive flag), wait for the next connect
+ *	request (default 5000 ms, -1 for no limit) and take it
+ *	(rdma_get_request): the new id is a synchronous id too, with its QP
+ *	made from the endpoint's QP options if it was given any.
+ *
+ * Results:
+ *	The connect_request event dict, whose id is the new id.
+ *
+ * Side effects:
+ *	Creates an id object and maybe a qp object.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmIdGetRequest(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const VerbsField options[] = {
+	{"-timeout", VF_TIMEOUT, 0, sizeof(int), NULL, 0, 0, 0, 0, "ms",
+		NULL},
+	VERBS_FIELD_END
+    };
+    VerbsCmId *c = (VerbsCmId *) objPtr, *n;
+    struct rdma_cm_id *id;
+    struct pollfd pfd;
+    int timeout = 5000, ready;
+
+    if (objc == 3) {
+	Tcl_WrongNumArgs(interp, 2, objv, "?-timeout ms?");
+	return TCL_ERROR;
+    }
+    if (VerbsParseOptions(interp, objc, objv, 2, options, &timeout)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (!IsSync(c)) {
+	Tcl_Obj *name = VerbsObjName(objPtr);
+
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s is not synchronous: its "
+		"connect requests arrive on its channel",
+		Tcl_GetString(name)));
+	Tcl_SetErrorCode(interp, "VERBS", "ARG", "id", Tcl_GetString(name),
+		NULL);
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    pfd.fd = c->id->channel->fd;
+    pfd.events = POLLIN;
+    while ((ready = poll(&pfd, 1, timeout)) < 0 && errno == EINTR) {
+	/* Again (the time limit restarts). */
+    }
+    if (ready < 0) {
+	return VerbsSysError(interp, "poll", objPtr, NULL, errno);
+    }
+    if (ready == 0) {
+	Tcl_Obj *name = VerbsObjName(objPtr);
+
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("timed out after %d ms "
+		"waiting for a connect request on %s", timeout,
+		Tcl_GetString(name)));
+	Tcl_DecrRefCount(name);
+	VerbsTimeoutCode(interp, 0);
+	return TCL_ERROR;
+    }
+    if (rdma_get_request(c->id, &id) != 0) {
+	return VerbsSysError(interp, "rdma_get_request", objPtr, NULL, errno);
+    }
+    if (NewCmId(interp, NULL, id, NULL, &n) != TCL_OK) {
+	rdma_reject(id, NULL, 0);
+	rdma_destroy_ep(id);
+	return TCL_ERROR;
+    }
+    if (id->qp && c->epPd) {
+	VerbsQpAdopt(interp, NULL, id->qp, c->epPd, c->epSendCq,
+		c->epRecvCq, c->epSrq, n);
+    }
+    Tcl_SetObjResult(interp, EventDict(id->event));
+    AckSyncEvent(id);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * AddrInfoToRec, AddrPair, GaiError --
+ *
+ *	An rdma_addrinfo into the record of its dict (the addresses as
+ *	{address port}, empty for none or for an AF_IB one); an {address
+ *	port} value back into a sockaddr; the error of rdma_getaddrinfo,
+ *	an errno or a getaddrinfo EAI_ code.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+AddrInfoToRec(
+    const struct rdma_addrinfo *rai,
+    AddrInfoRec *rec)
+{
+    memset(rec, 0, sizeof(*rec));
+    rec->flags = (uint32_t) rai->ai_flags;
+    rec->family = (uint32_t) rai->ai_family;
+    rec->qp_type = (uint32_t) rai->ai_qp_type;
+    rec->port_space = (uint32_t) rai->ai_port_space;
+    if (rai->ai_src_addr) {
+	rec->src_addr = AddrObj(rai->ai_src_addr);
+    }
+    if (rai->ai_dst_addr) {
+	rec->dst_addr = AddrObj(rai->ai_dst_addr);
+    }
+    if (rai->ai_src_canonname) {
+	rec->src_canonname = Tcl_NewStringObj(rai->ai_src_canonname, -1);
+    }
+    if (rai->ai_dst_canonname) {
+	rec->dst_canonname = Tcl_NewStringObj(rai->ai_dst_canonname, -1);
+    }
+    if (rai->ai_route_len) {
+	rec->route = Tcl_NewByteArrayObj(rai->ai_route,
+		(Tcl_Size) rai->ai_route_len);
+    }
+    if (rai->ai_connect_len) {
+	rec->connect = Tcl_NewByteArrayObj(rai->ai_connect,
+		(Tcl_Size) rai->ai_connect_len);
+    }
+}
+
+static int
+AddrPair(
+    Tcl_Interp *interp,
+    const char *key,
+    Tcl_Obj *valueObj,
+    struct sockaddr_storage *ss,
+    socklen_t *lenPtr)
+{
+    Tcl_Obj **elems;
+    Tcl_Size n;
+
+    *lenPtr = 0;
+    if (valueObj == NULL) {
+	return TCL_OK;
+    }
+    if (Tcl_ListObjGetElements(NULL, valueObj, &n, &elems) != TCL_OK
+	    || (n != 0 && n != 2)) {
+	return VerbsArgError(interp, key, valueObj, "bad %s \"%s\": must be "
+		"{address port} or empty", key, Tcl_GetString(valueObj));
+    }
+    if (n == 0) {
+	return TCL_OK;
+    }
+    if (GetSockaddr(interp, key, elems[0], elems[1], ss) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    *lenPtr = SockaddrLen(ss);
+    return TCL_OK;
+}
+
+static int
+GaiError(
+    Tcl_Interp *interp,
+    int ret,
+    const char *what)
+{
+    static const struct {
+	int code;
+	const char *name;
+    } codes[] = {
+	{EAI_AGAIN, "EAI_AGAIN"}, {EAI_BADFLAGS, "EAI_BADFLAGS"},
+	{EAI_FAIL, "EAI_FAIL"}, {EAI_FAMILY, "EAI_FAMILY"},
+	{EAI_MEMORY, "EAI_MEMORY"}, {EAI_NONAME, "EAI_NONAME"},
+	{EAI_SERVICE, "EAI_SERVICE"}, {EAI_SOCKTYPE, "EAI_SOCKTYPE"},
+#ifdef EAI_NODATA
+	{EAI_NODATA, "EAI_NODATA"},
+#endif
+#ifdef EAI_ADDRFAMILY
+	{EAI_ADDRFAMILY, "EAI_ADDRFAMILY"},
+#endif
+	{0, NULL}
+    };
+    const char *name = "EAI", *text;
+    int i;
+
+    /* -1 is librdmacm's own failure, with errno (also EAI_BADFLAGS). */
+    if (ret == -1 || ret == EAI_SYSTEM) {
+	return VerbsSysError(interp, "rdma_getaddrinfo", NULL, what, errno);
+    }
+    for (i = 0; codes[i].name; i++) {
+	if (codes[i].code == ret) {
+	    name = codes[i].name;
+	}
+    }
+    text = gai_strerror(ret);
+    Tcl_SetObjResult(interp, Tcl_ObjPrintf("rdma_getaddrinfo%s%s%s: %s",
+	    what ? " (" : "", what ? what : "", what ? ")" : "", text));
+    Tcl_SetErrorCode(interp, "VERBS", "SYS", "rdma_getaddrinfo", name, text,
+	    NULL);
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmGetAddrInfoCmd --
+ *
+ *	verbs::cm getaddrinfo ?-node NAME? ?-service PORT? ?-flags FLAGS?
+ *	    ?-family FAMILY? ?-qp_type TYPE? ?-port_space SPACE?
+ *	rdma_getaddrinfo with those hints.
+ *
+ * Results:
+ *	A list of addrinfo dicts: flags family qp_type port_space src_addr
+ *	dst_addr src_canonname dst_canonname route connect.
+ *
+ * Side effects:
+ *	None (rdma_freeaddrinfo frees librdmacm's list).
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmGetAddrInfoCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    typedef struct {
+	VerbsCreateHead head;
+	uint64_t family, flags;
+	Tcl_Obj *node;
+	uint64_t port_space, qp_type;
+	Tcl_Obj *service;
+    } GaiArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(GaiArgs, family, VF_ENUM, addrFamilies, "family"),
+	VERBS_OPTION(GaiArgs, flags, VF_FLAGS, raiFlags, "flags"),
+	VERBS_OPTION(GaiArgs, node, VF_TCLOBJ, NULL, "name"),
+	VERBS_OPTION(GaiArgs, port_space, VF_ENUM, cmPortSpaces, "space"),
+	VERBS_OPTION(GaiArgs, qp_type, VF_ENUM, verbsQpTypes, "type"),
+	VERBS_OPTION(GaiArgs, service, VF_TCLOBJ, NULL, "port"),
+	VERBS_FIELD_END
+    };
+    GaiArgs args;
+    struct rdma_addrinfo hints, *res, *rai;
+    AddrInfoRec rec;
+    Tcl_Obj *list;
+    const char *node, *service;
+    int ret;
+
+    memset(&args, 0, sizeof(args));
+    if (VerbsCreateArgs(interp, objc, objv, "", options, &args, NULL)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    node = args.node ? Tcl_GetString(args.node) : NULL;
+    service = args.service ? Tcl_GetString(args.service) : NULL;
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_flags = (int) args.flags;
+    hints.ai_family = (int) args.family;
+    hints.ai_qp_type = (int) args.qp_type;
+    hints.ai_port_space = (int) args.port_space;
+    ret = rdma_getaddrinfo(node, service, &hints, &res);
+    if (ret != 0) {
+	return GaiError(interp, ret, node ? node : service);
+    }
+    list = Tcl_NewObj();
+    for (rai = res; rai; rai = rai->ai_next) {
+	AddrInfoToRec(rai, &rec);
+	Tcl_ListObjAppendElement(NULL, list,
+		VerbsStructToDict(&addrInfoStruct, &rec));
+    }
+    rdma_freeaddrinfo(res);
+    Tcl_SetObjResult(interp, list);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmCreateEpCmd --
+ *
+ *	verbs::cm create_ep ADDRINFO ?-pd PD -send_cq CQ ?-recv_cq CQ?
+ *	    ?-srq SRQ? ?-cap DICT? ?-sq_sig_all BOOL?? ?-command NAME?
+ *	rdma_create_ep from an addrinfo dict (of [verbs::cm getaddrinfo]):
+ *	a synchronous id, whose route is resolved (or, with the passive
+ *	flag, bound to the source address, for listen and get_request).
+ *	With -pd it has its QP on that PD (created now on an active
+ *	endpoint, for each request on a passive one), of the addrinfo's
+ *	qp_type.
+ *
+ * Results:
+ *	The id object's name (a root object: it has no channel).
+ *
+ * Side effects:
+ *	Creates the id and maybe a qp object; a passive endpoint keeps
+ *	references on the PD, CQs and SRQ of its QP options.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmCreateEpCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    typedef struct {
+	VerbsCreateHead head;
+	struct ibv_qp_cap cap;
+	VerbsObj *pd, *recv_cq, *send_cq;
+	int sq_sig_all;
+	VerbsObj *srq;
+    } EpArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(EpArgs, cap, VF_STRUCT, &verbsQpCapStruct, "dict"),
+	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(EpArgs, pd, VF_OBJ, &verbsPdClass, "pd"),
+	VERBS_OPTION(EpArgs, recv_cq, VF_OBJ, &verbsCqClass, "cq"),
+	VERBS_OPTION(EpArgs, send_cq, VF_OBJ, &verbsCqClass, "cq"),
+	VERBS_OPTION(EpArgs, sq_sig_all, VF_BOOL, NULL, "bool"),
+	VERBS_OPTION(EpArgs, srq, VF_OBJ, &verbsSrqClass, "srq"),
+	VERBS_FIELD_END
+    };
+    EpArgs args;
+    AddrInfoRec rec;
+    struct rdma_addrinfo rai;
+    struct sockaddr_storage src, dst;
+    socklen_t srcLen, dstLen;
+    struct ibv_qp_init_attr init;
+    struct rdma_cm_id *id;
+    VerbsPd *p;
+    VerbsCq *sendCq = NULL, *recvCq = NULL;
+    VerbsSrq *srq;
+    VerbsQp *q = NULL;
+    VerbsCmId *c;
+    Tcl_Size n;
+
+    memset(&args, 0, sizeof(args));
+    args.cap.max_send_wr = 16;
+    args.cap.max_recv_wr = 16;
+    args.cap.max_send_sge = 1;
+    args.cap.max_recv_sge = 1;
+    if (VerbsCreateArgs(interp, objc, objv, "addrinfo", options, &args,
+	    NULL) != TCL_OK) {
+	return TCL_ERROR;
+    }
+
+    /*
+     * The addrinfo: rc in the tcp port space unless it says otherwise;
+     * the family is the addresses' own.
+     */
+
+    memset(&rec, 0, sizeof(rec));
+    rec.qp_type = IBV_QPT_RC;
+    rec.port_space = RDMA_PS_TCP;
+    if (VerbsDictToStruct(interp, &addrInfoStruct, "addrinfo", objv[1],
+	    &rec, NULL) != TCL_OK
+	    || AddrPair(interp, "src_addr", rec.src_addr, &src, &srcLen)
+	    != TCL_OK
+	    || AddrPair(interp, "dst_addr", rec.dst_addr, &dst, &dstLen)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    memset(&rai, 0, sizeof(rai));
+    rai.ai_flags = (int) rec.flags;
+    rai.ai_qp_type = (int) rec.qp_type;
+    rai.ai_port_space = (int) rec.port_space;
+    rai.ai_family = (int) rec.family;
+    if (srcLen) {
+	rai.ai_src_addr = (struct sockaddr *) &src;
+	rai.ai_src_len = srcLen;
+    }
+    if (dstLen) {
+	rai.ai_dst_addr = (struct sockaddr *) &dst;
+	rai.ai_dst_len = dstLen;
+    }
+    if (rai.ai_family == AF_UNSPEC && (srcLen || dstLen)) {
+	rai.ai_family = srcLen ? src.ss_family : dst.ss_family;
+    }
+    if (rec.route) {
+	rai.ai_route = (void *) VerbsGetBytes(interp, "route", rec.route, &n);
+	if (rai.ai_route == NULL) {
+	    return TCL_ERROR;
+	}
+	rai.ai_route_len = (size_t) n;
+    }
+    if (rec.connect) {
+	rai.ai_connect = (void *) VerbsGetBytes(interp, "connect",
+		rec.connect, &n);
+	if (rai.ai_connect == NULL) {
+	    return TCL_ERROR;
+	}
+	rai.ai_connect_len = (size_t) n;
+    }
+    if (!(rai.ai_flags & RAI_PASSIVE) && !dstLen) {
+	return VerbsArgError(interp, "dst_addr", NULL, "an active endpoint "
+		"needs a dst_addr (or the passive flag)");
+    }
+
+    /*
+     * The QP options: all with -pd, none without.
+     */
+
+    p = (VerbsPd *) args.pd;
+    srq = (VerbsSrq *) args.srq;
+    if (p == NULL && (args.send_cq || args.recv_cq || args.srq)) {
+	return VerbsArgError(interp, "-pd", NULL,
+		"the queue pair options of an endpoint need -pd");
+    }
+    if (p) {
+	if (args.send_cq == NULL) {
+	    return VerbsArgError(interp, "-send_cq", NULL,
+		    "missing -send_cq: a qp needs a completion queue");
+	}
+	if (VerbsCheckOwner(interp, "-send_cq", args.send_cq, p->obj.parent,
+		"device context than the pd") != TCL_OK
+		|| VerbsCheckOwner(interp, "-recv_cq", args.recv_cq,
+		p->obj.parent, "device context than the pd") != TCL_OK
+		|| VerbsCheckOwner(interp, "-srq", args.srq, &p->obj, "pd")
+		!= TCL_OK) {
+	    return TCL_ERROR;
+	}
+	sendCq = (VerbsCq *) args.send_cq;
+	recvCq = args.recv_cq ? (VerbsCq *) args.recv_cq : sendCq;
+	memset(&init, 0, sizeof(init));
+	init.send_cq = sendCq->cq;
+	init.recv_cq = recvCq->cq;
+	init.srq = srq ? srq->srq : NULL;
+	init.cap = args.cap;
+	init.sq_sig_all = args.sq_sig_all;
+	init.qp_type = (enum ibv_qp_type) rai.ai_qp_type;
+	if (!(rai.ai_flags & RAI_PASSIVE)) {
+	    q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
+	    init.qp_context = q;
+	}
+    }
+    if (rdma_create_ep(&id, &rai, p ? p->pd : NULL, p ? &init : NULL)
+	    != 0) {
+	int err = errno;
+
+	if (q) {
+	    ckfree(q);
+	}
+	return VerbsSysError(interp, "rdma_create_ep", NULL, NULL, err);
+    }
+    if (NewCmId(interp, NULL, id, args.head.command, &c) != TCL_OK) {
+	rdma_destroy_ep(id);
+	if (q) {
+	    ckfree(q);
+	}
+	return TCL_ERROR;
+    }
+    if (q) {
+	VerbsQpAdopt(interp, q, id->qp, p, sendCq, recvCq, srq, c);
+    } else if (p) {
+	/* A passive endpoint: each request's QP uses these. */
+	c->epPd = p;
+	c->epSendCq = sendCq;
+	c->epRecvCq = recvCq;
+	c->epSrq = srq;
+	c->epQpType = init.qp_type;
+	VerbsObjRetain(&p->obj);
+	VerbsObjRetain(&sendCq->obj);
+	VerbsObjRetain(&recvCq->obj);
+	if (srq) {
+	    VerbsObjRetain(&srq->obj);
+	}
+    }
+    Tcl_SetObjResult(interp, VerbsObjName(&c->obj));
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmDevicesCmd, CmEventStrCmd --
+ *
+ *	verbs::cm devices: the devices librdmacm has open
+ *	(rdma_get_devices, rdma_free_devices), as the context objects that
+ *	$id cget -context gives for them: PDs and CQs made on one suit any
+ *	id bound to that device.  Empty without RDMA support.
+ *	verbs::cm event_str EVENT: librdmacm's name of an event
+ *	(rdma_event_str), such as RDMA_CM_EVENT_ESTABLISHED.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	devices may create context objects.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmDevicesCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    struct ibv_context **devs;
+    Tcl_Obj *list, *name;
+    int i, n = 0;
+
+    if (objc != 1) {
+	Tcl_WrongNumArgs(interp, 1, objv, NULL);
+	return TCL_ERROR;
+    }
+    errno = 0;
+    devs = rdma_get_devices(&n);
+    if (devs == NULL) {
+	if (errno == ENODEV || errno == ENOENT || errno == ENOSYS
+		|| errno == EPERM || errno == 0) {
+	    return TCL_OK;
+	}
+	return VerbsSysError(interp, "rdma_get_devices", NULL, NULL, errno);
+    }
+    list = Tcl_NewObj();
+    for (i = 0; devs[i]; i++) {
+	if (BorrowContext(interp, devs[i], &name) != TCL_OK) {
+	    Tcl_DecrRefCount(list);
+	    rdma_free_devices(devs);
+	    return TCL_ERROR;
+	}
+	Tcl_ListObjAppendElement(NULL, list, name);
+    }
+    rdma_free_devices(devs);
+    Tcl_SetObjResult(interp, list);
+    return TCL_OK;
+}
+
+static int
+CmEventStrCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    uint64_t ev;
+
+    if (objc != 2) {
+	Tcl_WrongNumArgs(interp, 1, objv, "event");
+	return TCL_ERROR;
+    }
+    if (VerbsGetEnum(interp, cmEventNames, "event", objv[1], &ev)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    Tcl_SetObjResult(interp, Tcl_NewStringObj(
+	    rdma_event_str((enum rdma_cm_event_type) ev), -1));
+    return TCL_OK;
 }

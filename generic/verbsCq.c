@@ -527,13 +527,16 @@ CqPoll(
  *	completions have arrived (default timeout 5000 ms, -1 for none);
  *	with -check a failed completion is an error {VERBS WC ...}.  Busy
  *	polls, yielding the CPU with a short sleep between empty polls.
+ *	Every 10 ms without completions it reads the rdma_cm channels of
+ *	the QPs on this CQ (VerbsCmPump), so that a peer's disconnect
+ *	flushes their receives instead of leaving the wait hanging.
  *
  * Results:
  *	The list of COUNT WC dicts.  On timeout an error with errorCode
  *	{VERBS TIMEOUT GOT} naming how many had arrived; those are lost.
  *
  * Side effects:
- *	Consumes CQ entries.
+ *	Consumes CQ entries; may read rdma_cm events ahead.
  *
  *----------------------------------------------------------------------
  */
@@ -567,7 +570,7 @@ CqWait(
     Tcl_Obj *list;
     uint64_t count;
     int timeout, check, got = 0, n;
-    double deadline;
+    double deadline, nextPump;
 
     if ((objc % 2) != 1) {
 	Tcl_WrongNumArgs(interp, 2, objv, "count ?-timeout ms? ?-check bool?");
@@ -582,6 +585,7 @@ CqWait(
     check = args.check;
     list = Tcl_NewObj();
     deadline = NowMs() + (double) timeout;
+    nextPump = NowMs() + 10;
     while ((uint64_t) got < count) {
 	n = PollInto(interp, c, (int) count - got, list, check);
 	if (n < 0) {
@@ -603,6 +607,15 @@ CqWait(
 		VerbsTimeoutCode(interp, got);
 		Tcl_DecrRefCount(list);
 		return TCL_ERROR;
+	    }
+	    if (NowMs() >= nextPump) {
+		/*
+		 * A peer's disconnect moves the QPs of rdma_cm ids to the
+		 * error state, once their channels are read: read them.
+		 */
+
+		VerbsCmPump(interp, c);
+		nextPump = NowMs() + 10;
 	    }
 	    nanosleep(&pause, NULL);
 	}

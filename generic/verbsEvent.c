@@ -19,6 +19,7 @@
 #include <time.h>
 
 static Tcl_FileProc NotifyReadable;
+static Tcl_IdleProc NotifyIdle;
 
 /*
  *----------------------------------------------------------------------
@@ -127,10 +128,51 @@ void
 VerbsNotifyStop(
     VerbsObj *objPtr)
 {
+    Tcl_CancelIdleCall(NotifyIdle, objPtr);
     if (objPtr->notifyScript) {
 	Tcl_DeleteFileHandler(objPtr->notifyFd);
 	Tcl_DecrRefCount(objPtr->notifyScript);
 	objPtr->notifyScript = NULL;
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsNotifyLater, NotifyIdle --
+ *
+ *	Events an object read ahead and keeps (an rdma_cm channel read by
+ *	$cq wait) make no file event: VerbsNotifyLater has the notify
+ *	script, if there is one, called for them when the event loop is
+ *	next idle.  VerbsNotifyStop cancels that.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Schedules an idle callback.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsNotifyLater(
+    VerbsObj *objPtr)
+{
+    if (objPtr->notifyScript && objPtr->token) {
+	Tcl_CancelIdleCall(NotifyIdle, objPtr);
+	Tcl_DoWhenIdle(NotifyIdle, objPtr);
+    }
+}
+
+static void
+NotifyIdle(
+    ClientData clientData)
+{
+    VerbsObj *objPtr = (VerbsObj *) clientData;
+
+    if (objPtr->notifyScript && objPtr->token && objPtr->statePtr) {
+	NotifyReadable(objPtr, TCL_READABLE);
     }
 }
 

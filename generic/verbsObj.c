@@ -284,8 +284,10 @@ VerbsObjRelease(
  * VerbsObjReparent --
  *
  *	Move an object under another parent (an MR moved to another PD by
- *	ibv_rereg_mr): it leaves the old parent's children, joins the new
- *	one's, and its parent reference moves along.
+ *	ibv_rereg_mr, an rdma_cm id moved to another event channel): it
+ *	leaves the old parent's children, joins the new one's, and its
+ *	parent reference moves along.  Either parent may be NULL (a root
+ *	object).
  *
  * Results:
  *	None.
@@ -303,23 +305,30 @@ VerbsObjReparent(
 {
     VerbsObj *old = objPtr->parent;
 
-    if (objPtr->prevSibling) {
-	objPtr->prevSibling->nextSibling = objPtr->nextSibling;
-    } else {
-	old->children = objPtr->nextSibling;
+    if (old) {
+	if (objPtr->prevSibling) {
+	    objPtr->prevSibling->nextSibling = objPtr->nextSibling;
+	} else {
+	    old->children = objPtr->nextSibling;
+	}
+	if (objPtr->nextSibling) {
+	    objPtr->nextSibling->prevSibling = objPtr->prevSibling;
+	}
     }
-    if (objPtr->nextSibling) {
-	objPtr->nextSibling->prevSibling = objPtr->prevSibling;
-    }
-    VerbsObjRetain(parent);
     objPtr->parent = parent;
     objPtr->prevSibling = NULL;
-    objPtr->nextSibling = parent->children;
-    if (parent->children) {
-	parent->children->prevSibling = objPtr;
+    objPtr->nextSibling = NULL;
+    if (parent) {
+	VerbsObjRetain(parent);
+	objPtr->nextSibling = parent->children;
+	if (parent->children) {
+	    parent->children->prevSibling = objPtr;
+	}
+	parent->children = objPtr;
     }
-    parent->children = objPtr;
-    VerbsObjRelease(old);
+    if (old) {
+	VerbsObjRelease(old);
+    }
 }
 
 /*

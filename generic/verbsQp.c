@@ -16,17 +16,21 @@
 #include <string.h>
 
 static VerbsMethodProc QpDataInOrder, QpEce, QpRateLimit;
+static VerbsMethodProc QpAttachMcast, QpDetachMcast;
+static void	QpCmDefaults(VerbsQp *q, VerbsCmId *cm);
 static VerbsMethodProc QpModify, QpQuery, QpToInit, QpToRtr, QpToRts,
 	QpPostSend, QpPostRecv,
 	QpWrPost;
 
 static const VerbsMethod qpMethods[] = {
+    {"attach_mcast", QpAttachMcast, 2, 2, "gid lid"},
     {"bind_mw", VerbsQpBindMw, 2, 6,
 	    "mw bind_info ?-wr_id n? ?-signaled bool?"},
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
     {"data_in_order", QpDataInOrder, 0, 1, "?opcode?"},
+    {"detach_mcast", QpDetachMcast, 2, 2, "gid lid"},
     {"ece", QpEce, 0, 1, "?ece?"},
     {"modify", QpModify, 1, 1, "attributes"},
     {"post_recv", QpPostRecv, 1, -1, "wr ?wr ...?"},
@@ -165,16 +169,34 @@ QpRefs(
     refs[4] = (VerbsObj *) q->indTable;
 }
 
+/*
+ * A multicast group a QP was attached to with attach_mcast: a QP still
+ * attached cannot be destroyed, so QpFree detaches them first.
+ */
+
+typedef struct VerbsQpMcast {
+    struct VerbsQpMcast *next;
+    union ibv_gid gid;
+    uint16_t lid;
+} VerbsQpMcast;
+
 static void
 QpFree(
     VerbsObj *objPtr)
 {
     VerbsQp *q = (VerbsQp *) objPtr;
     VerbsObj *refs[QP_REFS];
+    VerbsQpMcast *m;
     int i;
 
+    while ((m = q->mcasts) != NULL) {
+	q->mcasts = m->next;
+	ibv_detach_mcast(q->qp, &m->gid, m->lid);
+	ckfree(m);
+    }
     if (q->cm) {
 	/* librdmacm keeps id->qp: let it clear that as it destroys. */
+	VerbsCmDetachQp(q->cm, q->qp);
 	rdma_destroy_qp(q->cm->id);
 	VerbsObjRelease(&q->cm->obj);
     } else {
@@ -597,7 +619,7 @@ VerbsQpCreate(
 	q->sendOps = args.send_ops;
     }
     q->qpType = init.qp_type;
-    q->portNum = 1;
+    QpCmDefaults(q, cm);
     if (VerbsObjCheckHeld(interp, held, 7, call) != TCL_OK
 	    || VerbsObjRegister(interp, &q->obj, parent, args.head.command)
 	    != TCL_OK) {
@@ -771,6 +793,83 @@ VerbsQpCheckQueue(
 /*
  *----------------------------------------------------------------------
  *
+ * QpCmDefaults, VerbsQpAdopt --
+ *
+ *	QpCmDefaults sets the port and Q_Key a QP's defaults use: those of
+ *	its rdma_cm id (a UD QP made there got its Q_Key from librdmacm,
+ *	RDMA_UDP_QKEY in the udp port space, which its sends then default
+ *	to), else port 1 and VERBS_DEFAULT_QKEY.  VerbsQpAdopt wraps a QP
+ *	that librdmacm made itself (rdma_create_ep, rdma_get_request) in an
+ *	object under pd p; q is the object preallocated as the QP's
+ *	context, or NULL.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	VerbsQpAdopt creates a command (its name the interpreter's result)
+ *	and takes the references on the CQs, SRQ and id.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+QpCmDefaults(
+    VerbsQp *q,
+    VerbsCmId *cm)
+{
+    struct ibv_qp_attr attr;
+    struct ibv_qp_init_attr init;
+
+    q->portNum = (cm && cm->id->port_num) ? cm->id->port_num : 1;
+    q->qkey = VERBS_DEFAULT_QKEY;
+    if (cm && q->qp && q->qp->qp_type == IBV_QPT_UD
+	    && ibv_query_qp(q->qp, &attr, IBV_QP_QKEY, &init) == 0) {
+	q->qkey = attr.qkey;
+    }
+}
+
+void
+VerbsQpAdopt(
+    Tcl_Interp *interp,
+    VerbsQp *q,
+    struct ibv_qp *qp,
+    VerbsPd *p,
+    VerbsCq *sendCq,
+    VerbsCq *recvCq,
+    VerbsSrq *srq,
+    VerbsCmId *cm)
+{
+    VerbsObj *refs[QP_REFS];
+    int i;
+
+    if (q == NULL) {
+	q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
+    }
+    qp->qp_context = q;
+    /* A generated name is always free. */
+    VerbsObjRegister(interp, &q->obj, &p->obj, NULL);
+    q->qp = qp;
+    q->qpType = qp->qp_type;
+    QpCmDefaults(q, cm);
+    q->sendCq = sendCq;
+    q->recvCq = recvCq;
+    q->srq = srq;
+    if (cm) {
+	q->cm = cm;
+	VerbsObjRetain(&cm->obj);
+    }
+    QpRefs(q, refs);
+    for (i = 0; i < QP_REFS; i++) {
+	if (refs[i]) {
+	    VerbsObjRetain(refs[i]);
+	}
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * ModifyWith --
  *
  *	Apply a caller's attribute dict on top of defaults already in
@@ -877,7 +976,7 @@ QpToInit(
     attr.port_num = q->portNum;
     switch (q->qpType) {
     case IBV_QPT_UD:
-	attr.qkey = VERBS_DEFAULT_QKEY;
+	attr.qkey = q->qkey;
 	mask |= IBV_QP_QKEY;
 	break;
     case IBV_QPT_RC:
@@ -1350,7 +1449,7 @@ ParseSendWr(
     memset(wr, 0, sizeof(*wr));
     memset(&a, 0, sizeof(a));
     a.opcode = IBV_WR_SEND;
-    a.remote_qkey = VERBS_DEFAULT_QKEY;
+    a.remote_qkey = q->qkey;
     if (VerbsDictToStruct(interp, &sendWrStruct, "wr", dictObj, &a, &given)
 	    != TCL_OK) {
 	return TCL_ERROR;
@@ -1958,7 +2057,7 @@ static const VerbsField eceFields[] = {
     VERBS_FIELD(struct ibv_ece, comp_mask, VF_UINT, NULL, 0, 0),
     VERBS_FIELD_END
 };
-static const VerbsStruct eceStruct = {"ece field", eceFields};
+const VerbsStruct verbsEceStruct = {"ece field", eceFields};
 
 static int
 QpDataInOrder(
@@ -2013,7 +2112,7 @@ QpEce(
 
     memset(&ece, 0, sizeof(ece));
     if (objc == 3) {
-	if (VerbsDictToStruct(interp, &eceStruct, "ece", objv[2], &ece, NULL)
+	if (VerbsDictToStruct(interp, &verbsEceStruct, "ece", objv[2], &ece, NULL)
 		!= TCL_OK) {
 	    return TCL_ERROR;
 	}
@@ -2027,6 +2126,96 @@ QpEce(
 	return VerbsSysError(interp, "ibv_query_ece", objPtr, NULL,
 		err > 0 ? err : errno);
     }
-    Tcl_SetObjResult(interp, VerbsStructToDict(&eceStruct, &ece));
+    Tcl_SetObjResult(interp, VerbsStructToDict(&verbsEceStruct, &ece));
     return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpAttachMcast, QpDetachMcast --
+ *
+ *	$qp attach_mcast GID LID, $qp detach_mcast GID LID: a UD QP joins
+ *	or leaves the receivers of a multicast group (ibv_attach_mcast,
+ *	ibv_detach_mcast); on RoCE the LID is 0.  The QP remembers its
+ *	groups, to detach them before it is destroyed.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Changes the QP's multicast attachments and its list of them.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+McastCall(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    Tcl_Obj *const objv[],
+    int attach)
+{
+    VerbsQp *q = (VerbsQp *) objPtr;
+    const char *call = attach ? "ibv_attach_mcast" : "ibv_detach_mcast";
+    VerbsQpMcast *m, **mp;
+    union ibv_gid gid;
+    uint64_t lid;
+    int err;
+
+    if (VerbsGetGid(interp, "gid", objv[2], &gid) != TCL_OK
+	    || VerbsGetUInt(interp, "lid", objv[3], 0xffff, &lid) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (q->qpType != IBV_QPT_UD) {
+	Tcl_Obj *name = VerbsObjName(objPtr);
+
+	VerbsArgError(interp, "qp_type", NULL, "%s: only ud queue pairs "
+		"receive multicast", Tcl_GetString(name));
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    err = attach ? ibv_attach_mcast(q->qp, &gid, (uint16_t) lid)
+	    : ibv_detach_mcast(q->qp, &gid, (uint16_t) lid);
+    if (err) {
+	return VerbsSysError(interp, call, objPtr, NULL, err > 0 ? err
+		: errno);
+    }
+    for (mp = &q->mcasts; *mp; mp = &(*mp)->next) {
+	if ((*mp)->lid == lid && memcmp(&(*mp)->gid, &gid, sizeof(gid)) == 0) {
+	    break;
+	}
+    }
+    if (attach && *mp == NULL) {
+	m = (VerbsQpMcast *) ckalloc(sizeof(VerbsQpMcast));
+	m->gid = gid;
+	m->lid = (uint16_t) lid;
+	m->next = q->mcasts;
+	q->mcasts = m;
+    } else if (!attach && *mp) {
+	m = *mp;
+	*mp = m->next;
+	ckfree(m);
+    }
+    return TCL_OK;
+}
+
+static int
+QpAttachMcast(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[])
+{
+    return McastCall(interp, objPtr, objv, 1);
+}
+
+static int
+QpDetachMcast(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[])
+{
+    return McastCall(interp, objPtr, objv, 0);
 }

@@ -1,9 +1,9 @@
 # expect.tcl --
 #
-#	Sourced by examples.test and examples2.test (after common.tcl).
-#	Drives the scripts of examples/ and the C programs they talk to
-#	(ibv_rc_pingpong, ibv_ud_pingpong, rdma_server, rdma_client) with
-#	Expect, the way a lab automates them: spawn the server, wait for
+#	Sourced by examples.test, examples2.test and examples3.test (after
+#	common.tcl).  Drives the scripts of examples/ and the C programs they
+#	talk to (ibv_rc_pingpong, ibv_ud_pingpong, rdma_server, rdma_client,
+#	udaddy, mckey) with Expect, the way a lab automates them: spawn the server, wait for
 #	the line it prints when it listens, spawn the client, and collect
 #	both outputs and exit statuses.  Every wait has a time limit, so
 #	that a hang fails a test instead of blocking the suite.
@@ -16,6 +16,9 @@
 #	    ex::spawn NAME CMD           starts the command line CMD
 #	    ex::expectListening NAME ?S? waits for its line "listening on
 #	                                 ADDRESS port PORT"; returns PORT
+#	    ex::expectLine NAME RE ?S?   waits for a line matching the regular
+#	                                 expression RE (a C program's ready
+#	                                 line); returns the line
 #	    ex::waitTcpPort NAME PORT ?S?  the same for a C server that
 #	    ex::waitCmPort NAME PORT ?S?   prints nothing when it listens:
 #	                                 polls the TCP or rdma_cm port
@@ -122,6 +125,25 @@ proc ::ex::expectListening {name {seconds 20}} {
 	    }
 	}
     return -code error "$name: no listen line ($why); its output:\n[Output $name]"
+}
+
+proc ::ex::expectLine {name re {seconds 20}} {
+    variable id
+    set why "did not print it within $seconds s"
+    expect -i $id($name) -timeout $seconds \
+	-re "(?:^|\n)($re)\r*\n" {
+	    Take $id($name) $expect_out(buffer)
+	    return $expect_out(1,string)
+	} eof {
+	    Take $id($name) $expect_out(buffer) 1
+	    set why "ended without it"
+	} timeout {
+	    expect -i $id($name) -timeout 0 -re .+ {
+		Take $id($name) $expect_out(buffer)
+	    }
+	}
+    return -code error \
+	"$name: no line like \"$re\" ($why); its output:\n[Output $name]"
 }
 
 # ex::waitTcpPort NAME PORT ?SECONDS? --
