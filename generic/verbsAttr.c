@@ -84,63 +84,43 @@ const VerbsEnum verbsWcFlags[] = {
     {"tm_data_valid", IBV_WC_TM_DATA_VALID},
     {NULL, 0}
 };
-const VerbsEnum verbsDeviceCapFlags[] = {
-    {"resize_max_wr", IBV_DEVICE_RESIZE_MAX_WR},
-    {"bad_pkey_cntr", IBV_DEVICE_BAD_PKEY_CNTR},
-    {"bad_qkey_cntr", IBV_DEVICE_BAD_QKEY_CNTR},
-    {"raw_multi", IBV_DEVICE_RAW_MULTI},
-    {"auto_path_mig", IBV_DEVICE_AUTO_PATH_MIG},
-    {"change_phy_port", IBV_DEVICE_CHANGE_PHY_PORT},
-    {"ud_av_port_enforce", IBV_DEVICE_UD_AV_PORT_ENFORCE},
-    {"curr_qp_state_mod", IBV_DEVICE_CURR_QP_STATE_MOD},
-    {"shutdown_port", IBV_DEVICE_SHUTDOWN_PORT},
-    {"init_type", IBV_DEVICE_INIT_TYPE},
-    {"port_active_event", IBV_DEVICE_PORT_ACTIVE_EVENT},
-    {"sys_image_guid", IBV_DEVICE_SYS_IMAGE_GUID},
-    {"rc_rnr_nak_gen", IBV_DEVICE_RC_RNR_NAK_GEN},
-    {"srq_resize", IBV_DEVICE_SRQ_RESIZE},
-    {"n_notify_cq", IBV_DEVICE_N_NOTIFY_CQ},
-    {"mem_window", IBV_DEVICE_MEM_WINDOW},
-    {"ud_ip_csum", IBV_DEVICE_UD_IP_CSUM},
-    {"xrc", IBV_DEVICE_XRC},
-    {"mem_mgt_extensions", IBV_DEVICE_MEM_MGT_EXTENSIONS},
-    {"mem_window_type_2a", IBV_DEVICE_MEM_WINDOW_TYPE_2A},
-    {"mem_window_type_2b", IBV_DEVICE_MEM_WINDOW_TYPE_2B},
-    {"rc_ip_csum", IBV_DEVICE_RC_IP_CSUM},
-    {"raw_ip_csum", IBV_DEVICE_RAW_IP_CSUM},
-    {"managed_flow_steering", IBV_DEVICE_MANAGED_FLOW_STEERING},
-    {NULL, 0}
-};
-
 /*
- * device_cap_flags_ex: the same low 32 bits, and more above them.
+ * The device capability flags: device_cap_flags (query device) is the low
+ * 32 bits of device_cap_flags_ex (query device_ex), which has more.
  */
 
-const VerbsEnum verbsDeviceCapFlagsEx[] = {
-    {"resize_max_wr", IBV_DEVICE_RESIZE_MAX_WR},
-    {"bad_pkey_cntr", IBV_DEVICE_BAD_PKEY_CNTR},
-    {"bad_qkey_cntr", IBV_DEVICE_BAD_QKEY_CNTR},
-    {"raw_multi", IBV_DEVICE_RAW_MULTI},
-    {"auto_path_mig", IBV_DEVICE_AUTO_PATH_MIG},
-    {"change_phy_port", IBV_DEVICE_CHANGE_PHY_PORT},
-    {"ud_av_port_enforce", IBV_DEVICE_UD_AV_PORT_ENFORCE},
-    {"curr_qp_state_mod", IBV_DEVICE_CURR_QP_STATE_MOD},
-    {"shutdown_port", IBV_DEVICE_SHUTDOWN_PORT},
-    {"init_type", IBV_DEVICE_INIT_TYPE},
-    {"port_active_event", IBV_DEVICE_PORT_ACTIVE_EVENT},
-    {"sys_image_guid", IBV_DEVICE_SYS_IMAGE_GUID},
-    {"rc_rnr_nak_gen", IBV_DEVICE_RC_RNR_NAK_GEN},
-    {"srq_resize", IBV_DEVICE_SRQ_RESIZE},
-    {"n_notify_cq", IBV_DEVICE_N_NOTIFY_CQ},
-    {"mem_window", IBV_DEVICE_MEM_WINDOW},
-    {"ud_ip_csum", IBV_DEVICE_UD_IP_CSUM},
-    {"xrc", IBV_DEVICE_XRC},
-    {"mem_mgt_extensions", IBV_DEVICE_MEM_MGT_EXTENSIONS},
-    {"mem_window_type_2a", IBV_DEVICE_MEM_WINDOW_TYPE_2A},
-    {"mem_window_type_2b", IBV_DEVICE_MEM_WINDOW_TYPE_2B},
-    {"rc_ip_csum", IBV_DEVICE_RC_IP_CSUM},
-    {"raw_ip_csum", IBV_DEVICE_RAW_IP_CSUM},
+#define DEVICE_CAP_FLAGS \
+    {"resize_max_wr", IBV_DEVICE_RESIZE_MAX_WR}, \
+    {"bad_pkey_cntr", IBV_DEVICE_BAD_PKEY_CNTR}, \
+    {"bad_qkey_cntr", IBV_DEVICE_BAD_QKEY_CNTR}, \
+    {"raw_multi", IBV_DEVICE_RAW_MULTI}, \
+    {"auto_path_mig", IBV_DEVICE_AUTO_PATH_MIG}, \
+    {"change_phy_port", IBV_DEVICE_CHANGE_PHY_PORT}, \
+    {"ud_av_port_enforce", IBV_DEVICE_UD_AV_PORT_ENFORCE}, \
+    {"curr_qp_state_mod", IBV_DEVICE_CURR_QP_STATE_MOD}, \
+    {"shutdown_port", IBV_DEVICE_SHUTDOWN_PORT}, \
+    {"init_type", IBV_DEVICE_INIT_TYPE}, \
+    {"port_active_event", IBV_DEVICE_PORT_ACTIVE_EVENT}, \
+    {"sys_image_guid", IBV_DEVICE_SYS_IMAGE_GUID}, \
+    {"rc_rnr_nak_gen", IBV_DEVICE_RC_RNR_NAK_GEN}, \
+    {"srq_resize", IBV_DEVICE_SRQ_RESIZE}, \
+    {"n_notify_cq", IBV_DEVICE_N_NOTIFY_CQ}, \
+    {"mem_window", IBV_DEVICE_MEM_WINDOW}, \
+    {"ud_ip_csum", IBV_DEVICE_UD_IP_CSUM}, \
+    {"xrc", IBV_DEVICE_XRC}, \
+    {"mem_mgt_extensions", IBV_DEVICE_MEM_MGT_EXTENSIONS}, \
+    {"mem_window_type_2a", IBV_DEVICE_MEM_WINDOW_TYPE_2A}, \
+    {"mem_window_type_2b", IBV_DEVICE_MEM_WINDOW_TYPE_2B}, \
+    {"rc_ip_csum", IBV_DEVICE_RC_IP_CSUM}, \
+    {"raw_ip_csum", IBV_DEVICE_RAW_IP_CSUM}, \
     {"managed_flow_steering", IBV_DEVICE_MANAGED_FLOW_STEERING},
+
+const VerbsEnum verbsDeviceCapFlags[] = {
+    DEVICE_CAP_FLAGS
+    {NULL, 0}
+};
+const VerbsEnum verbsDeviceCapFlagsEx[] = {
+    DEVICE_CAP_FLAGS
     {"raw_scatter_fcs", IBV_DEVICE_RAW_SCATTER_FCS},
     {"pci_write_end_padding", IBV_DEVICE_PCI_WRITE_END_PADDING},
     {NULL, 0}
