@@ -501,6 +501,11 @@ typedef struct VerbsCreateHead {
 #define VERBS_OPTION_COMMAND \
     VERBS_OPTION(VerbsCreateHead, command, VF_TCLOBJ, NULL, "name")
 
+MODULE_SCOPE int	VerbsImportArgs(Tcl_Interp *interp, int objc,
+			    Tcl_Obj *const objv[], const char *fixed,
+			    const VerbsType *parentClass,
+			    VerbsCreateHead *args, uint32_t *handlePtr);
+
 /*
  * cget rows: a member of the object's struct (ost), a member f of the C
  * struct cst that the object's member ptr points to, a computed value, and

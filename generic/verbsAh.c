@@ -199,15 +199,8 @@ NewAh(
     struct ibv_ah *ah,
     Tcl_Obj *nameObj)
 {
-    VerbsAh *a = (VerbsAh *) VerbsObjNew(&verbsAhClass);
-
-    a->ah = ah;
-    if (VerbsObjRegister(interp, &a->obj, &p->obj, nameObj) != TCL_OK) {
-	ibv_destroy_ah(ah);
-	ckfree(a);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjWrap(interp, &verbsAhClass, offsetof(VerbsAh, ah), ah,
+	    &p->obj, nameObj) ? TCL_OK : TCL_ERROR;
 }
 
 /*

@@ -179,22 +179,16 @@ DmImportCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const VerbsField options[] = {
-	VERBS_OPTION_COMMAND,
-	VERBS_FIELD_END
-    };
     VerbsCreateHead args = {NULL, NULL};
-    uint64_t handle;
+    uint32_t handle;
     struct ibv_dm *dm;
 
-    if (VerbsCreateArgs(interp, objc, objv, "context handle", options, &args,
-	    &verbsContextClass) != TCL_OK
-	    || VerbsGetUInt(interp, "handle", objv[2], UINT32_MAX, &handle)
-	    != TCL_OK) {
+    if (VerbsImportArgs(interp, objc, objv, "context handle", &verbsContextClass, &args,
+	    &handle) != TCL_OK) {
 	return TCL_ERROR;
     }
     dm = ibv_import_dm(((VerbsContext *) args.parent)->ctx,
-	    (uint32_t) handle);
+	    handle);
     if (dm == NULL) {
 	return VerbsSysError(interp, "ibv_import_dm", args.parent, NULL,
 		errno);

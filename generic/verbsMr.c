@@ -585,23 +585,17 @@ MrImportCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const VerbsField options[] = {
-	VERBS_OPTION_COMMAND,
-	VERBS_FIELD_END
-    };
     VerbsCreateHead args = {NULL, NULL};
-    uint64_t handle;
+    uint32_t handle;
     struct ibv_mr *mr;
     VerbsPd *p;
 
-    if (VerbsCreateArgs(interp, objc, objv, "pd handle", options, &args,
-	    &verbsPdClass) != TCL_OK
-	    || VerbsGetUInt(interp, "handle", objv[2], UINT32_MAX, &handle)
-	    != TCL_OK) {
+    if (VerbsImportArgs(interp, objc, objv, "pd handle", &verbsPdClass, &args,
+	    &handle) != TCL_OK) {
 	return TCL_ERROR;
     }
     p = (VerbsPd *) args.parent;
-    mr = ibv_import_mr(p->pd, (uint32_t) handle);
+    mr = ibv_import_mr(p->pd, handle);
     if (mr == NULL) {
 	return VerbsSysError(interp, "ibv_import_mr", &p->obj, NULL, errno);
     }
@@ -801,7 +795,6 @@ MrNullCmd(
     VerbsCreateHead args = {NULL, NULL};
     struct ibv_mr *mr;
     VerbsPd *p;
-    VerbsMr *m;
 
     if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
 	    &verbsPdClass) != TCL_OK) {
@@ -813,14 +806,8 @@ MrNullCmd(
 	return VerbsSysError(interp, "ibv_alloc_null_mr", &p->obj, NULL,
 		errno);
     }
-    m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
-    m->mr = mr;
-    if (VerbsObjRegister(interp, &m->obj, &p->obj, args.command) != TCL_OK) {
-	ibv_dereg_mr(mr);
-	ckfree(m);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjWrap(interp, &verbsMrClass, offsetof(VerbsMr, mr), mr,
+	    &p->obj, args.command) ? TCL_OK : TCL_ERROR;
 }
 
 /*

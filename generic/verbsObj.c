@@ -764,6 +764,51 @@ VerbsCreateArgs(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsImportArgs --
+ *
+ *	The words of every import constructor: "import PARENT HANDLE
+ *	?-command NAME?", HANDLE the kernel handle of the object in the
+ *	owner's context.
+ *
+ * Results:
+ *	A standard Tcl result; the parent and -command in *args, the
+ *	handle in *handlePtr.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsImportArgs(
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[],
+    const char *fixed,		/* "pd handle", "context handle". */
+    const VerbsType *parentClass,
+    VerbsCreateHead *args,
+    uint32_t *handlePtr)
+{
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    uint64_t handle;
+
+    if (VerbsCreateArgs(interp, objc, objv, fixed, options, args,
+	    parentClass) != TCL_OK
+	    || VerbsGetUInt(interp, "handle", objv[2], UINT32_MAX, &handle)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    *handlePtr = (uint32_t) handle;
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsObjectsCmd --
  *
  *	verbs::objects ?TYPE?: the live object commands, oldest first.

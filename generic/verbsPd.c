@@ -527,24 +527,18 @@ PdImportCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const VerbsField options[] = {
-	VERBS_OPTION_COMMAND,
-	VERBS_FIELD_END
-    };
     VerbsCreateHead args = {NULL, NULL};
-    uint64_t handle;
+    uint32_t handle;
     struct ibv_pd *pd;
     VerbsContext *ctx;
     VerbsPd *p;
 
-    if (VerbsCreateArgs(interp, objc, objv, "context handle", options, &args,
-	    &verbsContextClass) != TCL_OK
-	    || VerbsGetUInt(interp, "handle", objv[2], UINT32_MAX, &handle)
-	    != TCL_OK) {
+    if (VerbsImportArgs(interp, objc, objv, "context handle", &verbsContextClass, &args,
+	    &handle) != TCL_OK) {
 	return TCL_ERROR;
     }
     ctx = (VerbsContext *) args.parent;
-    pd = ibv_import_pd(ctx->ctx, (uint32_t) handle);
+    pd = ibv_import_pd(ctx->ctx, handle);
     if (pd == NULL) {
 	return VerbsSysError(interp, "ibv_import_pd", &ctx->obj, NULL, errno);
     }
