@@ -80,6 +80,13 @@ t_start=$EPOCHREALTIME
 cache=${VERBS_VM_CACHE:-$PWD/build/vm}
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
+
+# VERBS_VM_LOCK=FILE: wait for FILE's lock first, so that several builds
+# sharing this machine boot one VM at a time (each VM uses every core).
+if [ -n "${VERBS_VM_LOCK:-}" ]; then
+    exec 8>>"$VERBS_VM_LOCK"
+    flock 8
+fi
 # The paths end up on the kernel command line, which is split at blanks.
 case $cache$here in
 *[[:space:]]*) die "the cache directory and $here must not contain blanks" ;;
