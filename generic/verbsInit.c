@@ -9,6 +9,7 @@
  */
 
 #include "verbs.h"
+#include "mlx5Prm.h"
 
 #define VERBS_TYPE_ROW(T) &verbs##T##Class,
 
@@ -185,7 +186,7 @@ Verbs_Init(
      */
 
     if (Tcl_CreateEnsemble(interp, "::verbs", verbsNs, TCL_ENSEMBLE_PREFIX)
-	    == NULL) {
+	    == NULL || Mlx5PrmInit(interp) != TCL_OK) {
 	return TCL_ERROR;
     }
     return Tcl_PkgProvide(interp, PACKAGE_NAME, PACKAGE_VERSION);
