@@ -991,7 +991,7 @@ static const struct {
  * Mlx5PrmInputType --
  *
  *	The ifc type of a command input, from its opcode (bits 0..15) and,
- *	for general objects, obj_type (bits 80..95).
+ *	for general objects, obj_type (bits 48..63).
  *
  * Results:
  *	A type name, or NULL.
@@ -1023,10 +1023,7 @@ Mlx5PrmInputType(
     if (strcmp(name, "create_general_object") == 0) {
 	unsigned objType;
 
-	if (len < 12) {
-	    return NULL;
-	}
-	objType = (unsigned) GetBits(in, 80, 16);
+	objType = (unsigned) GetBits(in, 48, 16);
 	for (i = 0; generalByValue[i].createIn; i++) {
 	    if (generalByValue[i].objType == objType) {
 		return generalByValue[i].createIn;

@@ -11,6 +11,14 @@ set -eu
 
 build="gcc make pkg-config tcl8.6 tcl8.6-dev libibverbs-dev librdmacm-dev
        rdma-core ibverbs-providers tcl-expect"
+# The kernel's linux/mlx5/mlx5_ifc.h that tests/mlx5prm.test compiles
+# rdma-core's DEVX_SET over: the newest linux-headers-6.1.0-*-common (a
+# header-only package) apt knows of, unless one is installed already.
+if ! ls -d /usr/src/linux-headers-*-common >/dev/null 2>&1; then
+    ifc=$(apt-cache pkgnames linux-headers-6.1.0- 2>/dev/null |
+	  grep -E '^linux-headers-6\.1\.0-[0-9]+-common$' | sort -V | tail -n 1)
+    build="$build $ifc"
+fi
 vm="qemu-system-x86 busybox-static iproute2 kmod cpio xz-utils gzip
     rdma-core ibverbs-providers ibverbs-utils rdmacm-utils tcl-expect"
 # Tcl 9 from source (tests/tcl9.sh): the system zlib and zip for its
