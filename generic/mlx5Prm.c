@@ -962,8 +962,10 @@ static const struct {
     {"set_flow_table_entry", "set_fte_in"},
     {"query_flow_table_entry", "query_fte_in"},
     {"delete_flow_table_entry", "delete_fte_in"},
-    {"alloc_packet_reformat_context", "alloc_packet_reformat_context_in"},
-    {"init2init_qp", "init2init_qp_in"},
+    {"2err_qp", "qp_2err_in"},
+    {"2rst_qp", "qp_2rst_in"},
+    {"sqd_rts_qp", "sqd2rts_qp_in"},
+    {"access_reg", "access_register_in"},
     {NULL, NULL}
 };
 
@@ -1007,7 +1009,7 @@ Mlx5PrmInputType(
     const unsigned char *in,
     Tcl_Size len)
 {
-    static char buf[80];
+    char buf[80];
     const char *name;
     unsigned opcode;
     int i, t;
@@ -1879,6 +1881,57 @@ PrmRefsCmd(
 /*
  *----------------------------------------------------------------------
  *
+ * PrmCreatedCmd --
+ *
+ *	mlx5::prm created IN OUT: the kind and number of the object a
+ *	command made ({} if it makes none known).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Sets the interpreter's result.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+PrmCreatedCmd(
+    VERBS_UNUSED void *clientData,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    const unsigned char *in, *out;
+    Tcl_Size inLen, outLen;
+    const char *kind;
+    uint32_t id;
+
+    if (objc != 3) {
+	Tcl_WrongNumArgs(interp, 1, objv, "in out");
+	return TCL_ERROR;
+    }
+    in = VerbsGetBytes(interp, "in", objv[1], &inLen);
+    if (in == NULL) {
+	return TCL_ERROR;
+    }
+    out = VerbsGetBytes(interp, "out", objv[2], &outLen);
+    if (out == NULL) {
+	return TCL_ERROR;
+    }
+    if (Mlx5PrmCreated(in, inLen, out, outLen, &kind, &id) == 0) {
+	Tcl_Obj *pair[2];
+
+	pair[0] = Tcl_NewStringObj(kind, -1);
+	pair[1] = Tcl_NewWideIntObj(id);
+	Tcl_SetObjResult(interp, Tcl_NewListObj(2, pair));
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * Mlx5PrmInit --
  *
  *	Create the mlx5::prm ensemble.
@@ -1900,7 +1953,8 @@ Mlx5PrmInit(
 	const char *name;
 	Tcl_ObjCmdProc *proc;
     } cmds[] = {
-	{"fields", PrmFieldsCmd}, {"opcodes", PrmOpcodesCmd},
+	{"created", PrmCreatedCmd}, {"fields", PrmFieldsCmd},
+	{"opcodes", PrmOpcodesCmd},
 	{"pack", PrmPackCmd}, {"refs", PrmRefsCmd}, {"size", PrmSizeCmd},
 	{"statuses", PrmStatusesCmd}, {"types", PrmTypesCmd},
 	{"unpack", PrmUnpackCmd}, {NULL, NULL}

@@ -31,7 +31,7 @@
  *	CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
  *	SOFTWARE.
  *
- *	682 types, 4239 named fields, 197 opcodes, 25 object types, 16 statuses.
+ *	682 types, 4239 named fields, 196 opcodes, 25 object types, 16 statuses.
  */
 
 #include "mlx5PrmInt.h"
@@ -1120,13 +1120,12 @@ const char mlx5PrmNames[] =
     "fpga_query_qp\0fpga_destroy_qp\0fpga_query_qp_counters\0"
     "create_general_object\0modify_general_object\0query_general_object\0"
     "destroy_general_object\0create_uctx\0destroy_uctx\0create_umem\0"
-    "destroy_umem\0general_start\0query_vhca_state\0modify_vhca_state\0"
-    "general_end\0encryption_key\0virtio_net_q\0ipsec\0"
-    "virtio_q_counters\0sampler\0flow_meter_aso\0macsec\0qp\0psv\0rmp\0"
-    "xrc_srq\0rq\0sq\0tir\0tis\0xrq\0rqt\0cq\0ok\0int\0bad_op\0"
-    "bad_param\0bad_sys_state\0bad_res\0res_busy\0lim\0bad_res_state\0"
-    "ix\0no_res\0bad_qp_state\0bad_pkt\0bad_size_outs_cqes\0bad_inp_len\0"
-    "bad_outp_len\0";
+    "destroy_umem\0sync_steering\0query_vhca_state\0modify_vhca_state\0"
+    "encryption_key\0virtio_net_q\0ipsec\0virtio_q_counters\0sampler\0"
+    "flow_meter_aso\0macsec\0qp\0psv\0rmp\0xrc_srq\0rq\0sq\0tir\0tis\0"
+    "xrq\0rqt\0cq\0ok\0int\0bad_op\0bad_param\0bad_sys_state\0bad_res\0"
+    "res_busy\0lim\0bad_res_state\0ix\0no_res\0bad_qp_state\0bad_pkt\0"
+    "bad_size_outs_cqes\0bad_inp_len\0bad_outp_len\0";
 
 const Mlx5PrmType mlx5PrmTypes[] = {
     {49, 128, 0, 5, 0},
@@ -6253,55 +6252,54 @@ const Mlx5PrmName mlx5PrmOpcodes[] = {
     {57501, 0xb00},
     {57515, 0xb0d},
     {57532, 0xb0e},
-    {57550, 0xd00},
 };
-const int mlx5PrmNumOpcodes = 197;
+const int mlx5PrmNumOpcodes = 196;
 
 const Mlx5PrmName mlx5PrmObjTypes[] = {
     {10019, 0x8},
     {9071, 0xb},
-    {57562, 0xc},
-    {57577, 0xd},
-    {57590, 0x13},
+    {57550, 0xc},
+    {57565, 0xd},
+    {57578, 0x13},
     {29180, 0x18},
-    {57596, 0x1c},
-    {57614, 0x20},
-    {57622, 0x24},
-    {57637, 0x27},
+    {57584, 0x1c},
+    {57602, 0x20},
+    {57610, 0x24},
+    {57625, 0x27},
     {36116, 0x46},
     {28384, 0xff01},
-    {57644, 0xff02},
-    {57647, 0xff03},
-    {57651, 0xff04},
-    {57655, 0xff05},
-    {57663, 0xff06},
-    {57666, 0xff07},
-    {57669, 0xff08},
-    {57673, 0xff09},
+    {57632, 0xff02},
+    {57635, 0xff03},
+    {57639, 0xff04},
+    {57643, 0xff05},
+    {57651, 0xff06},
+    {57654, 0xff07},
+    {57657, 0xff08},
+    {57661, 0xff09},
     {3991, 0xff0a},
-    {57677, 0xff0b},
-    {57681, 0xff0e},
+    {57665, 0xff0b},
+    {57669, 0xff0e},
     {22879, 0xff0f},
-    {57685, 0xff10},
+    {57673, 0xff10},
 };
 const int mlx5PrmNumObjTypes = 25;
 
 const Mlx5PrmName mlx5PrmStatuses[] = {
-    {57688, 0x0},
-    {57691, 0x1},
-    {57695, 0x2},
-    {57702, 0x3},
-    {57712, 0x4},
-    {57726, 0x5},
-    {57734, 0x6},
-    {57743, 0x8},
-    {57747, 0x9},
-    {57761, 0xa},
-    {57764, 0xf},
-    {57771, 0x10},
-    {57784, 0x30},
-    {57792, 0x40},
-    {57811, 0x50},
-    {57823, 0x51},
+    {57676, 0x0},
+    {57679, 0x1},
+    {57683, 0x2},
+    {57690, 0x3},
+    {57700, 0x4},
+    {57714, 0x5},
+    {57722, 0x6},
+    {57731, 0x8},
+    {57735, 0x9},
+    {57749, 0xa},
+    {57752, 0xf},
+    {57759, 0x10},
+    {57772, 0x30},
+    {57780, 0x40},
+    {57799, 0x50},
+    {57811, 0x51},
 };
 const int mlx5PrmNumStatuses = 16;

@@ -288,7 +288,14 @@ proc enumRows {text prefix} {
     return $rows
 }
 set ifc [uncomment [slurp [file join $mlx5dir mlx5_ifc.h]]]
-set opcodes [lsort -integer -index 1 -unique [enumRows $ifc MLX5_CMD_OP_]]
+# GENERAL_START and GENERAL_END mark a range (0xb00 is SYNC_STEERING too).
+set opcodes {}
+foreach row [enumRows $ifc MLX5_CMD_OP_] {
+    if {[lindex $row 0] ni {general_start general_end}} {
+	lappend opcodes $row
+    }
+}
+set opcodes [lsort -integer -index 1 -unique $opcodes]
 set objTypes [lsort -integer -index 1 -unique [concat \
 	[enumRows $ifc MLX5_OBJ_TYPE_] [enumRows $ifc MLX5_GENERAL_OBJECT_TYPES_]]]
 set stats {}
