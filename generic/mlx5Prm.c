@@ -978,7 +978,10 @@ static const struct {
     unsigned objType;
     const char *createIn;
 } generalByValue[] = {
+    {0x08, "create_sw_icm_in"},		/* SW_ICM */
+    {0x0b, "create_geneve_tlv_option_in"},	/* GENEVE_TLV_OPT */
     {0x0c, "create_encryption_key_in"},	/* ENCRYPTION_KEY */
+    {0x18, "create_match_definer_in"},	/* MATCH_DEFINER */
     {0x13, "create_ipsec_obj_in"},		/* IPSEC */
     {0x20, "create_sampler_obj_in"},		/* SAMPLER */
     {0x24, "create_flow_meter_aso_obj_in"},	/* FLOW_METER_ASO */
@@ -1100,6 +1103,7 @@ static const RefRow sqcRefs[] = {
     {"cqn", "cq", NULL},
     {"tis_num_0", "tis", NULL},
     {"ts_cqe_to_dest_cqn", "cq", NULL},
+    {"packet_pacing_rate_limit_index", "pp", NULL},
     {NULL, NULL, NULL}
 };
 static const RefRow tircRefs[] = {
@@ -1111,6 +1115,7 @@ static const RefRow tircRefs[] = {
 static const RefRow tiscRefs[] = {
     {"pd", "pd", NULL},
     {"transport_domain", "transport_domain", NULL},
+    {"underlay_qpn", "qp", NULL},
     {NULL, NULL, NULL}
 };
 static const RefRow srqcRefs[] = {	/* srqc, xrc_srqc, xrqc. */
@@ -1157,8 +1162,13 @@ static const RefRow psvRefs[] = {
     {"pd", "pd", NULL},
     {NULL, NULL, NULL}
 };
-static const RefRow tableRefs[] = {	/* create_flow_group, set_fte, ... */
+static const RefRow tableRefs[] = {	/* set_fte. */
     {"table_id", "flow_table", NULL},
+    {NULL, NULL, NULL}
+};
+static const RefRow groupRefs[] = {	/* create_flow_group. */
+    {"table_id", "flow_table", NULL},
+    {"match_definer_id", "obj", NULL},
     {NULL, NULL, NULL}
 };
 static const RefRow rootRefs[] = {
@@ -1246,7 +1256,7 @@ static const struct {
     {"create_eq_in", "eq_context_entry", eqcRefs, 0},
     {"create_flow_table_in", "flow_table_context", ftcRefs, 0},
     {"modify_flow_table_in", "flow_table_context", ftcRefs, 0},
-    {"create_flow_group_in", "", tableRefs, 0},
+    {"create_flow_group_in", "", groupRefs, 0},
     {"set_fte_in", "", tableRefs, 0},
     {"set_fte_in", "flow_context", flowCtxRefs, SPECIAL_FTE},
     {"set_flow_table_root_in", "", rootRefs, 0},
@@ -1433,6 +1443,36 @@ Mlx5PrmRefs(
 	    }
 	    off += f->offset;
 	    stride = ext ? f->width : 64;
+
+	    /*
+	     * The ASO objects the entry executes (execute_aso, when valid).
+	     */
+
+	    {
+		const Mlx5PrmField *a;
+		size_t aoff;
+		int n;
+
+		if ((a = ResolvePath(t, prefix, &aoff)) != NULL && a->type >= 0
+			&& (a = FindField(a->type, "execute_aso", -1)) != NULL
+			&& a->type >= 0) {
+		    const Mlx5PrmField *v = FindField(a->type, "valid", -1);
+		    const Mlx5PrmField *id = FindField(a->type,
+			    "aso_object_id", -1);
+
+		    aoff += a->offset;
+		    for (n = 0; v && id && n < a->count; n++) {
+			size_t e = aoff + (size_t) n * a->width;
+
+			if (e + a->width <= (size_t) len * 8
+				&& GetBits(in, e + v->offset, 1)) {
+			    AddRef(listObj, Tcl_ObjPrintf("%s.execute_aso.%d."
+				    "aso_object_id", prefix, n), "obj",
+				    GetBits(in, e + id->offset, id->width));
+			}
+		    }
+		}
+	    }
 	    for (k = 0; k < nDest + nCount
 		    && off + (k + 1) * stride <= (size_t) len * 8; k++) {
 		size_t e = off + k * stride;
