@@ -1972,6 +1972,68 @@ PrmCreatedCmd(
 /*
  *----------------------------------------------------------------------
  *
+ * PrmStatusCmd --
+ *
+ *	mlx5::prm status OUT: the status a command output starts with, its
+ *	name and the syndrome, as a dict.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Sets the interpreter's result.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+PrmStatusCmd(
+    VERBS_UNUSED void *clientData,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    const unsigned char *out;
+    Tcl_Size len;
+    unsigned status;
+    uint32_t syndrome;
+    const char *name;
+    Tcl_Obj *dict;
+
+    if (objc != 2) {
+	Tcl_WrongNumArgs(interp, 1, objv, "out");
+	return TCL_ERROR;
+    }
+    out = VerbsGetBytes(interp, "out", objv[1], &len);
+    if (out == NULL) {
+	return TCL_ERROR;
+    }
+    if (len < 8) {
+	Tcl_Obj *lenObj = Tcl_ObjPrintf("%" TCL_SIZE_MODIFIER "d", len);
+	int r;
+
+	Tcl_IncrRefCount(lenObj);
+	r = VerbsArgError(interp, "out", lenObj, "%" TCL_SIZE_MODIFIER "d"
+		" bytes are too few for a command output (8 bytes)", len);
+	Tcl_DecrRefCount(lenObj);
+	return r;
+    }
+    Mlx5PrmStatus(out, len, &status, &syndrome);
+    name = Mlx5PrmStatusName(status);
+    dict = Tcl_NewDictObj();
+    Tcl_DictObjPut(NULL, dict, Tcl_NewStringObj("status", -1),
+	    Tcl_NewIntObj((int) status));
+    Tcl_DictObjPut(NULL, dict, Tcl_NewStringObj("name", -1),
+	    Tcl_NewStringObj(name ? name : "", -1));
+    Tcl_DictObjPut(NULL, dict, Tcl_NewStringObj("syndrome", -1),
+	    Tcl_ObjPrintf("0x%08x", (unsigned) syndrome));
+    Tcl_SetObjResult(interp, dict);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * Mlx5PrmInit --
  *
  *	Create the mlx5::prm ensemble.
@@ -1996,7 +2058,8 @@ Mlx5PrmInit(
 	{"created", PrmCreatedCmd}, {"fields", PrmFieldsCmd},
 	{"opcodes", PrmOpcodesCmd},
 	{"pack", PrmPackCmd}, {"refs", PrmRefsCmd}, {"size", PrmSizeCmd},
-	{"statuses", PrmStatusesCmd}, {"types", PrmTypesCmd},
+	{"status", PrmStatusCmd}, {"statuses", PrmStatusesCmd},
+	{"types", PrmTypesCmd},
 	{"unpack", PrmUnpackCmd}, {NULL, NULL}
     };
     Tcl_Namespace *nsPtr;
