@@ -14,7 +14,7 @@ build="gcc make pkg-config tcl8.6 tcl8.6-dev libibverbs-dev librdmacm-dev
 # The kernel's linux/mlx5/mlx5_ifc.h that tests/mlx5prm.test compiles
 # rdma-core's DEVX_SET over: the newest linux-headers-6.1.0-*-common (a
 # header-only package) apt knows of, unless one is installed already.
-if ! ls -d /usr/src/linux-headers-*-common >/dev/null 2>&1; then
+if ! ls -d /usr/src/linux-headers-6.1.0-*-common >/dev/null 2>&1; then
     ifc=$(apt-cache pkgnames linux-headers-6.1.0- 2>/dev/null |
 	  grep -E '^linux-headers-6\.1\.0-[0-9]+-common$' | sort -V | tail -n 1)
     build="$build $ifc"
