@@ -56,9 +56,16 @@ set order {}
 proc parseHeader {text} {
     global types order cnames
     set stack {}
+    set pending ""
     foreach line [split [uncomment $text] \n] {
-	set line [string trim $line]
+	set line [string trim "$pending $line"]
+	set pending ""
 	if {$line eq ""} continue
+	if {[llength $stack] && ![regexp {[;{}]$} $line]} {
+	    # A member declared over several lines.
+	    set pending $line
+	    continue
+	}
 	if {[regexp {^(struct|union)\s+mlx5_ifc_(\w+)\s*\{$} $line -> kind cname]} {
 	    regsub {_bits$} $cname {} name
 	    set cnames($name) $cname
@@ -100,6 +107,11 @@ proc parseHeader {text} {
 		$line -> t m dims]} {
 	    regsub {_bits$} $t {} t
 	    set decl [list $m sub $t $dims]
+	} elseif {[regexp {^DECLARE_FLEX_ARRAY\(\s*(?:struct|union)\s+mlx5_ifc_(\w+)\s*,\s*(\w+)\s*\)\s*;$} \
+		$line -> t m]} {
+	    # Newer kernels' flexible arrays (linux/stddef.h).
+	    regsub {_bits$} $t {} t
+	    set decl [list $m sub $t {[]}]
 	} else {
 	    error "genprm: cannot parse member line \"$line\""
 	}
@@ -134,6 +146,7 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 #define BIT(n) (1UL << (n))
 #define BIT_ULL(n) (1ULL << (n))
+#define DECLARE_FLEX_ARRAY(TYPE, NAME) struct { struct { } __empty_ ## NAME; TYPE NAME[]; }
 #include "mlx5_ifc.h"
 }
 append c "int main(void) \{\n"
@@ -224,15 +237,23 @@ foreach line [split [slurp $here/overlay.txt] \n] {
 	error "overlay: no type $type"
     }
     set inside 0
+    set known 0
     foreach fl [lindex $layout($type) 2] {
 	lassign $fl fname foff fwidth fcount
 	if {$fname eq $name} {
-	    error "overlay: $type already has $name"
+	    # A newer header has it: it must agree.
+	    if {$foff != $off || $fwidth != $width} {
+		error "overlay: $type.$name is $foff+$fwidth in the header"
+	    }
+	    set known 1
 	}
 	if {[string match reserved* $fname] && $off >= $foff
 		&& $off + $width <= $foff + $fwidth * max($fcount, 1)} {
 	    set inside 1
 	}
+    }
+    if {$known} {
+	continue
     }
     if {!$inside} {
 	error "overlay: $type.$name ($off+$width) is not inside a reserved range"
