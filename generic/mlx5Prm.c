@@ -608,13 +608,14 @@ Mlx5PrmPack(
     memset(&pb, 0, sizeof(pb));
     pb.topBits = mlx5PrmTypes[t].bits;
     pb.topName = TYPE_NAME(t);
-    PackEnsure(&pb, pb.topBits > 0 ? pb.topBits : 8);
+    PackEnsure(&pb, pb.topBits);
     result = PackType(interp, &pb, t, 0, dictObj, "");
     if (result == TCL_OK) {
-	*bytesPtr = Tcl_NewByteArrayObj(pb.buf,
-		(Tcl_Size) (pb.topBits > 0 || pb.len > 1 ? pb.len : 0));
+	*bytesPtr = Tcl_NewByteArrayObj(pb.buf, (Tcl_Size) pb.len);
     }
-    ckfree(pb.buf);
+    if (pb.buf) {
+	ckfree(pb.buf);
+    }
     return result;
 }
 
