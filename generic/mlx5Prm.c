@@ -1119,11 +1119,14 @@ static const RefRow tiscRefs[] = {
     {"underlay_qpn", "qp", NULL},
     {NULL, NULL, NULL}
 };
-static const RefRow srqcRefs[] = {	/* srqc, xrc_srqc, xrqc. */
+static const RefRow srqcRefs[] = {	/* srqc, xrc_srqc. */
     {"pd", "pd", NULL},
     {"cqn", "cq", NULL},
     {"xrcd", "xrcd", NULL},
-    {"dbr_umem_id", "umem", "dbr_umem_valid"},
+    {NULL, NULL, NULL}
+};
+static const RefRow xrqcRefs[] = {	/* xrqc (and its wq). */
+    {"cqn", "cq", NULL},
     {NULL, NULL, NULL}
 };
 static const RefRow dctcRefs[] = {
@@ -1153,9 +1156,15 @@ static const RefRow flowCtxRefs[] = {	/* flow_context (destinations apart). */
     {"encrypt_decrypt_obj_id", "obj", NULL},
     {NULL, NULL, NULL}
 };
-static const RefRow cmdRefs[] = {	/* Fields of command inputs. */
+static const RefRow cqInRefs[] = {	/* create_cq_in's own fields. */
     {"cq_umem_id", "umem", "cq_umem_valid"},
+    {NULL, NULL, NULL}
+};
+static const RefRow qpInRefs[] = {
     {"wq_umem_id", "umem", "wq_umem_valid"},
+    {NULL, NULL, NULL}
+};
+static const RefRow mkeyInRefs[] = {
     {"mkey_umem_id", "umem", "mkey_umem_valid"},
     {NULL, NULL, NULL}
 };
@@ -1219,10 +1228,10 @@ static const struct {
     int special;
 } refTable[] = {
     {"create_cq_in", "cq_context", cqcRefs, 0},
-    {"create_cq_in", "", cmdRefs, 0},
+    {"create_cq_in", "", cqInRefs, 0},
     {"modify_cq_in", "cq_context", cqcRefs, 0},
     {"create_qp_in", "qpc", qpcRefs, 0},
-    {"create_qp_in", "", cmdRefs, 0},
+    {"create_qp_in", "", qpInRefs, 0},
     {"rst2init_qp_in", "qpc", qpcRefs, 0},
     {"init2init_qp_in", "qpc", qpcRefs, 0},
     {"init2rtr_qp_in", "qpc", qpcRefs, 0},
@@ -1240,7 +1249,7 @@ static const struct {
     {"modify_sq_in", "ctx.wq", wqRefs, 0},
     {"create_rmp_in", "ctx.wq", wqRefs, 0},
     {"modify_rmp_in", "ctx.wq", wqRefs, 0},
-    {"create_xrq_in", "xrq_context", srqcRefs, 0},
+    {"create_xrq_in", "xrq_context", xrqcRefs, 0},
     {"create_xrq_in", "xrq_context.wq", wqRefs, 0},
     {"create_srq_in", "srq_context_entry", srqcRefs, 0},
     {"create_xrc_srq_in", "xrc_srq_context_entry", srqcRefs, 0},
@@ -1252,7 +1261,7 @@ static const struct {
     {"create_rqt_in", "rqt_context", NULL, SPECIAL_RQT},
     {"modify_rqt_in", "ctx", NULL, SPECIAL_RQT},
     {"create_mkey_in", "memory_key_mkey_entry", mkcRefs, 0},
-    {"create_mkey_in", "", cmdRefs, 0},
+    {"create_mkey_in", "", mkeyInRefs, 0},
     {"create_psv_in", "", psvRefs, 0},
     {"create_eq_in", "eq_context_entry", eqcRefs, 0},
     {"create_flow_table_in", "flow_table_context", ftcRefs, 0},
@@ -1922,6 +1931,75 @@ PrmRefsCmd(
 /*
  *----------------------------------------------------------------------
  *
+ * PrmReffieldsCmd --
+ *
+ *	mlx5::prm reffields ?TYPE?: the reference table, as a list of
+ *	{type path kind condition} (condition: the field that must be
+ *	non-zero, or empty); the RQ list of an RQT and the destinations of
+ *	a flow table entry, which are read by their counts, are rows with
+ *	the path of the array and the kind "rq" or "destination".
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Sets the interpreter's result.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+PrmReffieldsCmd(
+    VERBS_UNUSED void *clientData,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    Tcl_Obj *listObj;
+    int i, j;
+
+    if (objc > 2) {
+	Tcl_WrongNumArgs(interp, 1, objv, "?type?");
+	return TCL_ERROR;
+    }
+    if (objc == 2 && FindType(Tcl_GetString(objv[1])) < 0) {
+	return UnknownType(interp, Tcl_GetString(objv[1]));
+    }
+    listObj = Tcl_NewListObj(0, NULL);
+    for (i = 0; refTable[i].type; i++) {
+	const char *prefix = refTable[i].prefix;
+	const RefRow *rows = refTable[i].rows;
+	Tcl_Obj *row[4];
+
+	if (objc == 2 && strcmp(Tcl_GetString(objv[1]), refTable[i].type)) {
+	    continue;
+	}
+	for (j = 0; rows && rows[j].path; j++) {
+	    row[0] = Tcl_NewStringObj(refTable[i].type, -1);
+	    row[1] = PathOf(prefix, rows[j].path);
+	    row[2] = Tcl_NewStringObj(rows[j].kind, -1);
+	    row[3] = rows[j].cond ? PathOf(prefix, rows[j].cond)
+		    : Tcl_NewObj();
+	    Tcl_ListObjAppendElement(NULL, listObj, Tcl_NewListObj(4, row));
+	}
+	if (refTable[i].special) {
+	    int rqt = refTable[i].special == SPECIAL_RQT;
+
+	    row[0] = Tcl_NewStringObj(refTable[i].type, -1);
+	    row[1] = PathOf(prefix, rqt ? "rq_num" : "destination");
+	    row[2] = Tcl_NewStringObj(rqt ? "rq" : "destination", -1);
+	    row[3] = PathOf(prefix, rqt ? "rqt_actual_size"
+		    : "destination_list_size");
+	    Tcl_ListObjAppendElement(NULL, listObj, Tcl_NewListObj(4, row));
+	}
+    }
+    Tcl_SetObjResult(interp, listObj);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * PrmCreatedCmd --
  *
  *	mlx5::prm created IN OUT: the kind and number of the object a
@@ -2058,7 +2136,8 @@ Mlx5PrmInit(
     } cmds[] = {
 	{"created", PrmCreatedCmd}, {"fields", PrmFieldsCmd},
 	{"opcodes", PrmOpcodesCmd},
-	{"pack", PrmPackCmd}, {"refs", PrmRefsCmd}, {"size", PrmSizeCmd},
+	{"pack", PrmPackCmd}, {"reffields", PrmReffieldsCmd},
+	{"refs", PrmRefsCmd}, {"size", PrmSizeCmd},
 	{"status", PrmStatusCmd}, {"statuses", PrmStatusesCmd},
 	{"types", PrmTypesCmd},
 	{"unpack", PrmUnpackCmd}, {NULL, NULL}
