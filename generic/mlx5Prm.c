@@ -1757,9 +1757,10 @@ ListFields(
 /*
  *----------------------------------------------------------------------
  *
- * PrmFieldsCmd, PrmTypesCmd, PrmOpcodesCmd, PrmStatusesCmd --
+ * PrmFieldsCmd, PrmTypesCmd, PrmOpcodesCmd, PrmStatusesCmd, NamesCmd --
  *
- *	mlx5::prm fields TYPE, types ?PATTERN?, opcodes, statuses.
+ *	mlx5::prm fields TYPE, types ?PATTERN?, opcodes, statuses (the
+ *	last two through NamesCmd: a table of names as a dict).
  *
  * Results:
  *	A standard Tcl result.
