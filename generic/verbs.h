@@ -132,6 +132,8 @@ struct VerbsState {
 				 * its context object (verbsCm.c). */
     Tcl_HashTable counters;	/* VerbsType * -> last number used in a
 				 * generated ::verbs::obj::TYPEn name. */
+    VerbsState *nextState;	/* The states of this thread's interps, */
+    VerbsState *prevState;	/* for the exit handler (verbsObj.c). */
 };
 
 /*
@@ -622,6 +624,8 @@ MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsForkInitCmd, VerbsForkStatusCm
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
 MODULE_SCOPE int	VerbsQpCheckQueue(Tcl_Interp *interp, VerbsQp *q,
 			    int send);
+MODULE_SCOPE int	VerbsErrorCompletions(Tcl_Interp *interp,
+			    Tcl_Obj *list);
 MODULE_SCOPE int	VerbsWcError(Tcl_Interp *interp, VerbsObj *objPtr,
 			    const struct ibv_wc *wc, uint64_t wrId);
 #define VERBS_DEFAULT_QKEY 0x11111111	/* UD Q_Key of to_init and sends. */
