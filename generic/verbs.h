@@ -329,6 +329,22 @@ MODULE_SCOPE int	VerbsObjRegister(Tcl_Interp *interp, VerbsObj *objPtr,
 MODULE_SCOPE void	VerbsObjReparent(VerbsObj *objPtr, VerbsObj *parent);
 MODULE_SCOPE void	VerbsObjRetain(VerbsObj *objPtr);
 MODULE_SCOPE void	VerbsObjRelease(VerbsObj *objPtr);
+
+/*
+ * A reference held by a C frame that runs a script (a notify callback):
+ * if the script exits the process or the thread, the frame never
+ * returns, and the exit handler drops the reference in its stead.
+ */
+
+typedef struct VerbsFrame {
+    VerbsObj *objPtr;
+    struct VerbsFrame *next;
+    int dropped;		/* The exit handler released it. */
+} VerbsFrame;
+
+MODULE_SCOPE void	VerbsFramePush(VerbsFrame *framePtr,
+			    VerbsObj *objPtr);
+MODULE_SCOPE void	VerbsFramePop(VerbsFrame *framePtr);
 MODULE_SCOPE VerbsObj *	VerbsObjGet(Tcl_Interp *interp, Tcl_Obj *nameObj,
 			    const VerbsType *typePtr);
 MODULE_SCOPE VerbsObj *	VerbsObjFind(Tcl_Interp *interp, Tcl_Obj *nameObj);

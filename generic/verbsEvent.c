@@ -204,9 +204,10 @@ NotifyReadable(
     VerbsObj *objPtr = (VerbsObj *) clientData;
     Tcl_Interp *interp = objPtr->statePtr->interp;
     Tcl_Obj *script = objPtr->notifyScript, *event, *cmd;
+    VerbsFrame frame;
     int code;
 
-    VerbsObjRetain(objPtr);
+    VerbsFramePush(&frame, objPtr);
     Tcl_Preserve(interp);
     Tcl_IncrRefCount(script);
     while (objPtr->token && objPtr->notifyScript == script
@@ -230,7 +231,7 @@ NotifyReadable(
 	}
     }
     Tcl_DecrRefCount(script);
-    VerbsObjRelease(objPtr);		/* While the interp (and state) lives. */
+    VerbsFramePop(&frame);		/* While the interp (and state) lives. */
     Tcl_Release(interp);
 }
 

@@ -27,6 +27,7 @@ static void			TrackState(VerbsState *statePtr, int add);
 
 typedef struct ThreadStates {
     VerbsState *first;
+    VerbsFrame *frames;		/* Innermost first. */
     int handler;		/* The thread exit handler is registered. */
 } ThreadStates;
 
@@ -138,7 +139,8 @@ TrackState(
  *	deleted have left the list; one being deleted is left to its own
  *	teardown.  Objects of other threads are theirs (a thread that
  *	exits finalises its own); the process exit handler runs in the
- *	thread that calls exit.
+ *	thread that calls exit.  Last, the references of C frames that ran
+ *	the script which exited are dropped (VerbsFramePush).
  *
  * Results:
  *	None.
@@ -179,6 +181,73 @@ FinalizeThread(
 	}
 	Tcl_Release(interp);
     }
+
+    /*
+     * Exit from a script that a C frame runs (a notify callback) never
+     * returns to that frame: its reference goes now, so that the object
+     * (its command is gone) and its ancestors are destroyed too.
+     */
+
+    while (tsPtr->frames != NULL) {
+	VerbsFrame *framePtr = tsPtr->frames;
+
+	tsPtr->frames = framePtr->next;
+	framePtr->dropped = 1;
+	VerbsObjRelease(framePtr->objPtr);
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsFramePush, VerbsFramePop --
+ *
+ *	A C frame about to run a script takes a reference on an object
+ *	(Push) and gives it back when the script returns (Pop), unless the
+ *	exit handler did (the script exited).
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Reference counting; Pop may destroy the object.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsFramePush(
+    VerbsFrame *framePtr,
+    VerbsObj *objPtr)
+{
+    ThreadStates *tsPtr = (ThreadStates *)
+	    Tcl_GetThreadData(&statesKey, sizeof(ThreadStates));
+
+    VerbsObjRetain(objPtr);
+    framePtr->objPtr = objPtr;
+    framePtr->dropped = 0;
+    framePtr->next = tsPtr->frames;
+    tsPtr->frames = framePtr;
+}
+
+void
+VerbsFramePop(
+    VerbsFrame *framePtr)
+{
+    ThreadStates *tsPtr = (ThreadStates *)
+	    Tcl_GetThreadData(&statesKey, sizeof(ThreadStates));
+    VerbsFrame **linkPtr;
+
+    if (framePtr->dropped) {
+	return;
+    }
+    for (linkPtr = &tsPtr->frames; *linkPtr; linkPtr = &(*linkPtr)->next) {
+	if (*linkPtr == framePtr) {
+	    *linkPtr = framePtr->next;
+	    break;
+	}
+    }
+    VerbsObjRelease(framePtr->objPtr);
 }
 
 VerbsState *
