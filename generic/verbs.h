@@ -132,6 +132,8 @@ struct VerbsState {
 				 * its context object (verbsCm.c). */
     Tcl_HashTable counters;	/* VerbsType * -> last number used in a
 				 * generated ::verbs::obj::TYPEn name. */
+    VerbsState *nextState;	/* The states of this thread's interps, */
+    VerbsState *prevState;	/* for the exit handler (verbsObj.c). */
 };
 
 /*
@@ -327,6 +329,22 @@ MODULE_SCOPE int	VerbsObjRegister(Tcl_Interp *interp, VerbsObj *objPtr,
 MODULE_SCOPE void	VerbsObjReparent(VerbsObj *objPtr, VerbsObj *parent);
 MODULE_SCOPE void	VerbsObjRetain(VerbsObj *objPtr);
 MODULE_SCOPE void	VerbsObjRelease(VerbsObj *objPtr);
+
+/*
+ * A reference held by a C frame that runs a script (a notify callback):
+ * if the script exits the process or the thread, the frame never
+ * returns, and the exit handler drops the reference in its stead.
+ */
+
+typedef struct VerbsFrame {
+    VerbsObj *objPtr;
+    struct VerbsFrame *next;
+    int dropped;		/* The exit handler released it. */
+} VerbsFrame;
+
+MODULE_SCOPE void	VerbsFramePush(VerbsFrame *framePtr,
+			    VerbsObj *objPtr);
+MODULE_SCOPE void	VerbsFramePop(VerbsFrame *framePtr);
 MODULE_SCOPE VerbsObj *	VerbsObjGet(Tcl_Interp *interp, Tcl_Obj *nameObj,
 			    const VerbsType *typePtr);
 MODULE_SCOPE VerbsObj *	VerbsObjFind(Tcl_Interp *interp, Tcl_Obj *nameObj);
@@ -622,6 +640,8 @@ MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsForkInitCmd, VerbsForkStatusCm
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
 MODULE_SCOPE int	VerbsQpCheckQueue(Tcl_Interp *interp, VerbsQp *q,
 			    int send);
+MODULE_SCOPE int	VerbsErrorCompletions(Tcl_Interp *interp,
+			    Tcl_Obj *list);
 MODULE_SCOPE int	VerbsWcError(Tcl_Interp *interp, VerbsObj *objPtr,
 			    const struct ibv_wc *wc, uint64_t wrId);
 #define VERBS_DEFAULT_QKEY 0x11111111	/* UD Q_Key of to_init and sends. */

@@ -1140,7 +1140,8 @@ VerbsGetUInt(
  *
  * Results:
  *	The bytes (valid while valueObj is unchanged) and their number in
- *	*lenPtr, or NULL with an error naming key.
+ *	*lenPtr, or NULL with an error naming key (none when interp is
+ *	NULL).
  *
  * Side effects:
  *	May give valueObj a byte array representation.
@@ -1155,13 +1156,16 @@ VerbsGetBytes(
     Tcl_Obj *valueObj,
     Tcl_Size *lenPtr)
 {
-    static const Tcl_ObjType *byteArrayType = NULL;
+    static const Tcl_ObjType *byteArrayType = NULL;	/* Any thread's. */
+    const Tcl_ObjType *bat = __atomic_load_n(&byteArrayType,
+	    __ATOMIC_ACQUIRE);
     const unsigned char *bytes;
 
-    if (byteArrayType == NULL) {
-	byteArrayType = Tcl_GetObjType("bytearray");
+    if (bat == NULL) {
+	bat = Tcl_GetObjType("bytearray");
+	__atomic_store_n(&byteArrayType, bat, __ATOMIC_RELEASE);
     }
-    if (valueObj->typePtr != byteArrayType || byteArrayType == NULL) {
+    if (valueObj->typePtr != bat || bat == NULL) {
 	/*
 	 * In Tcl's UTF-8 a character above \xFF starts with a byte of 0xC4
 	 * or more (\x80 to \xFF start with 0xC2 or 0xC3, and Tcl writes
@@ -1184,6 +1188,9 @@ VerbsGetBytes(
 	return bytes;
     }
   notBytes:
+    if (interp == NULL) {
+	return NULL;
+    }
     VerbsArgError(interp, key, valueObj, "expected byte string but got "
 	    "\"%s\": a character above \\xFF is not a byte",
 	    Tcl_GetString(valueObj));

@@ -188,12 +188,17 @@ PostRecvs(
 /*
  *----------------------------------------------------------------------
  *
- * PollCq --
+ * PollCq, Unaccounted --
  *
  *	Poll one CQ in batches and account for what belongs to this burst:
  *	signalled sends of the QP (each completes every WR up to its
  *	wr_id) and receives of the peer.  Completions of the burst's QPs
  *	left by an earlier burst are skipped; another QP's is an error.
+ *
+ *	Unaccounted gives the error the completions of the batch from the
+ *	failed or foreign one on, which the burst did not count, as its
+ *	-completions (VerbsErrorCompletions): another QP's completion is
+ *	never dropped.
  *
  * Results:
  *	The number of completions seen, or -1 with an error in interp (a
@@ -204,6 +209,23 @@ PostRecvs(
  *
  *----------------------------------------------------------------------
  */
+
+static int
+Unaccounted(
+    Burst *b,
+    const struct ibv_wc *wc,
+    int n)
+{
+    Tcl_Obj *list = Tcl_NewObj();
+    int i;
+
+    for (i = 0; i < n; i++) {
+	Tcl_ListObjAppendElement(NULL, list,
+		VerbsStructToDict(&verbsWcStruct, &wc[i]));
+    }
+    VerbsErrorCompletions(b->interp, list);
+    return -1;
+}
 
 static int
 PollCq(
@@ -230,10 +252,10 @@ PollCq(
 	if (q == NULL) {
 	    Tcl_SetObjResult(b->interp, Tcl_ObjPrintf(
 		    "send_burst: polled a completion of QP %u, which is not "
-		    "in the burst (it is lost); give the burst QPs CQs of "
-		    "their own", wc[i].qp_num));
+		    "in the burst (see -completions); give the burst QPs CQs "
+		    "of their own", wc[i].qp_num));
 	    Tcl_SetErrorCode(b->interp, "VERBS", "BURST", "FOREIGN", NULL);
-	    return -1;
+	    return Unaccounted(b, wc + i, n - i);
 	}
 	if ((wc[i].wr_id & ~SEQ(wc[i].wr_id)) != b->tag) {
 	    continue;		/* An earlier burst's. */
@@ -241,7 +263,7 @@ PollCq(
 	if (wc[i].status != IBV_WC_SUCCESS) {
 	    /* Failed or flushed (the opcode is undefined then). */
 	    VerbsWcError(b->interp, &q->obj, &wc[i], SEQ(wc[i].wr_id));
-	    return -1;
+	    return Unaccounted(b, wc + i, n - i);
 	}
 	if (wc[i].opcode & IBV_WC_RECV) {
 	    b->received++;

@@ -256,8 +256,10 @@ CqCreateCmd(
  * PollInto --
  *
  *	Poll up to max completions and append them as WC dicts to list.
- *	With check, a failed completion is an error (VerbsWcError); the
- *	completions polled with it are lost.
+ *	With check, a failed completion is an error (VerbsWcError), raised
+ *	once every completion taken off the CQ with it (the rest of its
+ *	batch) is in list too: list always holds all that was polled, so
+ *	that the caller can hand them on (VerbsErrorCompletions).
  *
  * Results:
  *	The number polled, or -1 with an error in interp.
@@ -319,18 +321,6 @@ PollEx(
 	Tcl_Obj *d = Tcl_NewDictObj();
 	unsigned wcFlags;
 
-	if (check && x->status != IBV_WC_SUCCESS) {
-	    struct ibv_wc wc;
-
-	    memset(&wc, 0, sizeof(wc));
-	    wc.wr_id = x->wr_id;
-	    wc.status = x->status;
-	    wc.vendor_err = ibv_wc_read_vendor_err(x);
-	    Tcl_DecrRefCount(d);
-	    ibv_end_poll(x);
-	    VerbsWcError(interp, &c->obj, &wc, wc.wr_id);
-	    return -1;
-	}
 #define PUT(k, o) Tcl_DictObjPut(NULL, d, VerbsKeyObj(k), o)
 	PUT("wr_id", VerbsU64Obj(x->wr_id));
 	PUT("status", VerbsEnumObj(verbsWcStatus, x->status));
@@ -339,6 +329,18 @@ PollEx(
 	    PUT("vendor_err", Tcl_NewWideIntObj(ibv_wc_read_vendor_err(x)));
 	    Tcl_ListObjAppendElement(NULL, list, d);
 	    total++;
+	    if (check) {
+		/* Raised with it in list; the next ones stay on the CQ. */
+		struct ibv_wc wc;
+
+		memset(&wc, 0, sizeof(wc));
+		wc.wr_id = x->wr_id;
+		wc.status = x->status;
+		wc.vendor_err = ibv_wc_read_vendor_err(x);
+		ibv_end_poll(x);
+		VerbsWcError(interp, &c->obj, &wc, wc.wr_id);
+		return -1;
+	    }
 	    continue;
 	}
 	wcFlags = ibv_wc_read_wc_flags(x);
@@ -404,7 +406,7 @@ PollInto(
     int check)
 {
     struct ibv_wc wc[POLL_BATCH];
-    int total = 0, n, i;
+    int total = 0, n, i, failed;
 
     if (c->cqx) {
 	return PollEx(interp, c, max, list, check);
@@ -417,13 +419,18 @@ PollInto(
 	    VerbsSysError(interp, "ibv_poll_cq", &c->obj, NULL, EIO);
 	    return -1;
 	}
+	failed = -1;
 	for (i = 0; i < n; i++) {
-	    if (check && wc[i].status != IBV_WC_SUCCESS) {
-		VerbsWcError(interp, &c->obj, &wc[i], wc[i].wr_id);
-		return -1;
+	    if (check && failed < 0 && wc[i].status != IBV_WC_SUCCESS) {
+		failed = i;
 	    }
 	    Tcl_ListObjAppendElement(NULL, list,
 		    VerbsStructToDict(&verbsWcStruct, &wc[i]));
+	}
+	if (failed >= 0) {
+	    /* The whole batch is in list, which goes with the error. */
+	    VerbsWcError(interp, &c->obj, &wc[failed], wc[failed].wr_id);
+	    return -1;
 	}
 	total += n;
 	if (n < want) {
@@ -480,6 +487,57 @@ VerbsWcError(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsErrorCompletions --
+ *
+ *	Hand the completions that a failing command had already polled to
+ *	its caller: the error's return options get -completions LIST (the
+ *	WC dicts, in the order polled; empty when there were none), next
+ *	to the message and errorCode already set.  A completion taken off
+ *	a CQ is never dropped: it is either in a result or here.
+ *
+ * Results:
+ *	TCL_ERROR.
+ *
+ * Side effects:
+ *	Sets the interpreter's return options; list is consumed (freed
+ *	when it had no other reference).
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsErrorCompletions(
+    Tcl_Interp *interp,
+    Tcl_Obj *list)
+{
+    Tcl_Obj *options = Tcl_GetReturnOptions(interp, TCL_ERROR);
+    Tcl_Obj *code = NULL, *opts;
+
+    Tcl_IncrRefCount(options);
+    Tcl_IncrRefCount(list);
+    Tcl_DictObjGet(NULL, options, VerbsKeyObj("-errorcode"), &code);
+    opts = Tcl_NewListObj(0, NULL);
+    Tcl_ListObjAppendElement(NULL, opts, VerbsKeyObj("-code"));
+    Tcl_ListObjAppendElement(NULL, opts, Tcl_NewIntObj(TCL_ERROR));
+    Tcl_ListObjAppendElement(NULL, opts, VerbsKeyObj("-level"));
+    Tcl_ListObjAppendElement(NULL, opts, Tcl_NewIntObj(0));
+    if (code) {
+	Tcl_ListObjAppendElement(NULL, opts, VerbsKeyObj("-errorcode"));
+	Tcl_ListObjAppendElement(NULL, opts, code);
+    }
+    Tcl_ListObjAppendElement(NULL, opts, VerbsKeyObj("-completions"));
+    Tcl_ListObjAppendElement(NULL, opts, list);
+    Tcl_IncrRefCount(opts);
+    Tcl_SetReturnOptions(interp, opts);
+    Tcl_DecrRefCount(opts);
+    Tcl_DecrRefCount(options);
+    Tcl_DecrRefCount(list);
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * CqPoll --
  *
  *	$cq poll ?MAX?: the completions ready now (at most MAX, default
@@ -511,8 +569,7 @@ CqPoll(
     }
     list = Tcl_NewObj();
     if (PollInto(interp, c, (int) max, list, 0) < 0) {
-	Tcl_DecrRefCount(list);
-	return TCL_ERROR;
+	return VerbsErrorCompletions(interp, list);
     }
     Tcl_SetObjResult(interp, list);
     return TCL_OK;
@@ -533,7 +590,9 @@ CqPoll(
  *
  * Results:
  *	The list of COUNT WC dicts.  On timeout an error with errorCode
- *	{VERBS TIMEOUT GOT} naming how many had arrived; those are lost.
+ *	{VERBS TIMEOUT GOT} naming how many had arrived; those, and on any
+ *	other error every completion taken, are the -completions of the
+ *	error's return options.
  *
  * Side effects:
  *	Consumes CQ entries; may read rdma_cm events ahead.
@@ -589,8 +648,7 @@ CqWait(
     while ((uint64_t) got < count) {
 	n = PollInto(interp, c, (int) count - got, list, check);
 	if (n < 0) {
-	    Tcl_DecrRefCount(list);
-	    return TCL_ERROR;
+	    return VerbsErrorCompletions(interp, list);
 	}
 	got += n;
 	if (n == 0) {
@@ -605,8 +663,7 @@ CqWait(
 			Tcl_GetString(name), got));
 		Tcl_DecrRefCount(name);
 		VerbsTimeoutCode(interp, got);
-		Tcl_DecrRefCount(list);
-		return TCL_ERROR;
+		return VerbsErrorCompletions(interp, list);
 	    }
 	    if (NowMs() >= nextPump) {
 		/*

@@ -184,7 +184,8 @@ NotifyIdle(
  *	File handler: read every pending event and run the script for
  *	each.  Errors go to [interp bgerror]; a failing read also stops
  *	the handler.  The script may close the object or change its
- *	script: both end the loop.
+ *	script, or delete the interpreter: each ends the loop (the objects
+ *	of a deleted interpreter go when its last Tcl_Release runs).
  *
  * Results:
  *	None.
@@ -203,12 +204,14 @@ NotifyReadable(
     VerbsObj *objPtr = (VerbsObj *) clientData;
     Tcl_Interp *interp = objPtr->statePtr->interp;
     Tcl_Obj *script = objPtr->notifyScript, *event, *cmd;
+    VerbsFrame frame;
     int code;
 
-    VerbsObjRetain(objPtr);
+    VerbsFramePush(&frame, objPtr);
     Tcl_Preserve(interp);
     Tcl_IncrRefCount(script);
-    while (objPtr->token && objPtr->notifyScript == script) {
+    while (objPtr->token && objPtr->notifyScript == script
+	    && !Tcl_InterpDeleted(interp)) {
 	if (objPtr->typePtr->eventProc(interp, objPtr, &event) != TCL_OK) {
 	    /* The fd is broken: report once and stop watching it. */
 	    Tcl_BackgroundException(interp, TCL_ERROR);
@@ -228,7 +231,7 @@ NotifyReadable(
 	}
     }
     Tcl_DecrRefCount(script);
-    VerbsObjRelease(objPtr);		/* While the interp (and state) lives. */
+    VerbsFramePop(&frame);		/* While the interp (and state) lives. */
     Tcl_Release(interp);
 }
 

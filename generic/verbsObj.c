@@ -17,6 +17,23 @@
 static Tcl_ObjCmdProc		ObjectCmd;
 static Tcl_CmdDeleteProc	ObjectDeleted;
 static Tcl_InterpDeleteProc	StateDeleted;
+static Tcl_ExitProc		FinalizeThread;
+static void			TrackState(VerbsState *statePtr, int add);
+
+/*
+ * The states of one thread's interpreters, so that process exit (which
+ * deletes no interpreter) and thread exit can finalise their objects.
+ */
+
+typedef struct ThreadStates {
+    VerbsState *first;
+    VerbsFrame *frames;		/* Innermost first. */
+    int handler;		/* The thread exit handler is registered. */
+} ThreadStates;
+
+static Tcl_ThreadDataKey statesKey;
+static int exitHandler;		/* The process exit handler is registered. */
+TCL_DECLARE_MUTEX(exitMutex)
 
 /*
  *----------------------------------------------------------------------
@@ -49,6 +66,188 @@ VerbsStateInit(
     Tcl_InitHashTable(&statePtr->counters, TCL_ONE_WORD_KEYS);
     Tcl_InitHashTable(&statePtr->borrowed, TCL_ONE_WORD_KEYS);
     Tcl_SetAssocData(interp, STATE_KEY, StateDeleted, statePtr);
+    TrackState(statePtr, 1);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * TrackState --
+ *
+ *	Add a state to (add true) or remove it from its thread's list.
+ *	The first state of a thread registers the thread exit handler, the
+ *	first of the process the process exit handler; both run
+ *	FinalizeThread.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Links or unlinks the state; may register exit handlers.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+TrackState(
+    VerbsState *statePtr,
+    int add)
+{
+    ThreadStates *tsPtr = (ThreadStates *)
+	    Tcl_GetThreadData(&statesKey, sizeof(ThreadStates));
+
+    if (!add) {
+	if (statePtr->prevState) {
+	    statePtr->prevState->nextState = statePtr->nextState;
+	} else if (tsPtr->first == statePtr) {
+	    tsPtr->first = statePtr->nextState;
+	}
+	if (statePtr->nextState) {
+	    statePtr->nextState->prevState = statePtr->prevState;
+	}
+	statePtr->nextState = statePtr->prevState = NULL;
+	return;
+    }
+    statePtr->prevState = NULL;
+    statePtr->nextState = tsPtr->first;
+    if (tsPtr->first) {
+	tsPtr->first->prevState = statePtr;
+    }
+    tsPtr->first = statePtr;
+    if (!tsPtr->handler) {
+	tsPtr->handler = 1;
+	Tcl_CreateThreadExitHandler(FinalizeThread, NULL);
+    }
+    Tcl_MutexLock(&exitMutex);
+    if (!exitHandler) {
+	exitHandler = 1;
+	Tcl_CreateExitHandler(FinalizeThread, NULL);
+    }
+    Tcl_MutexUnlock(&exitMutex);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * FinalizeThread --
+ *
+ *	Exit handler (process and thread): [exit] deletes no interpreter,
+ *	so the objects of this thread's interpreters that are still alive
+ *	are deleted here, each root with its tree, children first, exactly
+ *	as [$ctx close] would: queue pairs before their CQs, regions before
+ *	their PD, everything before its context.  Interpreters already
+ *	deleted have left the list; one being deleted is left to its own
+ *	teardown.  Objects of other threads are theirs (a thread that
+ *	exits finalises its own); the process exit handler runs in the
+ *	thread that calls exit.  Last, the references of C frames that ran
+ *	the script which exited are dropped (VerbsFramePush).
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Destroys RDMA resources; object delete traces run.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+FinalizeThread(
+    ClientData clientData VERBS_UNUSED)
+{
+    ThreadStates *tsPtr = (ThreadStates *)
+	    Tcl_GetThreadData(&statesKey, sizeof(ThreadStates));
+    VerbsState *statePtr;
+
+    while ((statePtr = tsPtr->first) != NULL) {
+	Tcl_Interp *interp = statePtr->interp;
+
+	TrackState(statePtr, 0);
+	if (Tcl_InterpDeleted(interp)) {
+	    continue;
+	}
+	Tcl_Preserve(interp);
+	while (statePtr->live != NULL) {
+	    VerbsObj *objPtr = statePtr->live;
+
+	    /* A root: the object whose parent is gone or was none. */
+	    while (objPtr->parent && objPtr->parent->token) {
+		objPtr = objPtr->parent;
+	    }
+	    if (objPtr->token == NULL) {
+		break;			/* Cannot happen: live means a token. */
+	    }
+	    Tcl_DeleteCommandFromToken(interp, objPtr->token);
+	}
+	Tcl_Release(interp);
+    }
+
+    /*
+     * Exit from a script that a C frame runs (a notify callback) never
+     * returns to that frame: its reference goes now, so that the object
+     * (its command is gone) and its ancestors are destroyed too.
+     */
+
+    while (tsPtr->frames != NULL) {
+	VerbsFrame *framePtr = tsPtr->frames;
+
+	tsPtr->frames = framePtr->next;
+	framePtr->dropped = 1;
+	VerbsObjRelease(framePtr->objPtr);
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsFramePush, VerbsFramePop --
+ *
+ *	A C frame about to run a script takes a reference on an object
+ *	(Push) and gives it back when the script returns (Pop), unless the
+ *	exit handler did (the script exited).
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Reference counting; Pop may destroy the object.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+VerbsFramePush(
+    VerbsFrame *framePtr,
+    VerbsObj *objPtr)
+{
+    ThreadStates *tsPtr = (ThreadStates *)
+	    Tcl_GetThreadData(&statesKey, sizeof(ThreadStates));
+
+    VerbsObjRetain(objPtr);
+    framePtr->objPtr = objPtr;
+    framePtr->dropped = 0;
+    framePtr->next = tsPtr->frames;
+    tsPtr->frames = framePtr;
+}
+
+void
+VerbsFramePop(
+    VerbsFrame *framePtr)
+{
+    ThreadStates *tsPtr = (ThreadStates *)
+	    Tcl_GetThreadData(&statesKey, sizeof(ThreadStates));
+    VerbsFrame **linkPtr;
+
+    if (framePtr->dropped) {
+	return;
+    }
+    for (linkPtr = &tsPtr->frames; *linkPtr; linkPtr = &(*linkPtr)->next) {
+	if (*linkPtr == framePtr) {
+	    *linkPtr = framePtr->next;
+	    break;
+	}
+    }
+    VerbsObjRelease(framePtr->objPtr);
 }
 
 VerbsState *
@@ -85,6 +284,7 @@ StateDeleted(
     VerbsState *statePtr = (VerbsState *) clientData;
     VerbsObj *objPtr;
 
+    TrackState(statePtr, 0);
     while ((objPtr = statePtr->live) != NULL) {
 	statePtr->live = objPtr->nextLive;
 	objPtr->nextLive = objPtr->prevLive = NULL;

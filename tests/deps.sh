@@ -5,12 +5,13 @@
 # the Soft-RoCE VM harness and the tests in it (vm) and the Tcl 9 build of
 # make test-tcl9 (tcl9) need, when they are missing.  tcl-expect drives
 # the examples and the C tools they talk to (tests/expect.tcl);
-# rdmacm-utils has rdma_server and rdma_client.  Does nothing when all are
+# rdmacm-utils has rdma_server and rdma_client; tcl-thread is the Thread
+# package of thread.test.  Does nothing when all are
 # present; needs root (or sudo) otherwise.
 set -eu
 
 build="gcc make pkg-config tcl8.6 tcl8.6-dev libibverbs-dev librdmacm-dev
-       rdma-core ibverbs-providers tcl-expect"
+      rdma-core ibverbs-providers tcl-expect"
 # The kernel's linux/mlx5/mlx5_ifc.h that tests/mlx5prm.test compiles
 # rdma-core's DEVX_SET over: the newest linux-headers-6.1.0-*-common (a
 # header-only package) apt knows of, unless one is installed already.
@@ -20,7 +21,8 @@ if ! ls -d /usr/src/linux-headers-6.1.0-*-common >/dev/null 2>&1; then
     build="$build $ifc"
 fi
 vm="qemu-system-x86 busybox-static iproute2 kmod cpio xz-utils gzip
-    rdma-core ibverbs-providers ibverbs-utils rdmacm-utils tcl-expect"
+    rdma-core ibverbs-providers ibverbs-utils rdmacm-utils tcl-expect
+    tcl-thread"
 # Tcl 9 from source (tests/tcl9.sh): the system zlib and zip for its
 # zipfs, rather than the copies bundled with it.
 tcl9="gcc make zlib1g-dev zip"
