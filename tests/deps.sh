@@ -11,7 +11,7 @@
 set -eu
 
 build="gcc make pkg-config tcl8.6 tcl8.6-dev libibverbs-dev librdmacm-dev
-      rdma-core ibverbs-providers tcl-expect"
+      rdma-core ibverbs-providers tcl-expect tcl-thread"
 # The kernel's linux/mlx5/mlx5_ifc.h that tests/mlx5prm.test compiles
 # rdma-core's DEVX_SET over: the newest linux-headers-6.1.0-*-common (a
 # header-only package) apt knows of, unless one is installed already.
