@@ -143,6 +143,7 @@ typedef struct VerbsContext {
     struct ibv_context *ctx;
     char *devName;
     int borrowed;		/* librdmacm's context: never closed here. */
+    void *dv;			/* mlx5 state (mlx5Context.c), or NULL. */
 } VerbsContext;
 
 typedef struct VerbsChannel {
@@ -610,14 +611,23 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
 
 #define VERBS_TYPES(X) \
     X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Counters) X(Cq) \
-    X(Dm) X(Flow) X(FlowAction) X(Mr) X(Mw) X(Pd) X(Pool) X(Qp) \
-    X(RwqIndTable) X(Srq) X(Td) X(Wq) X(Xrcd)
+    X(Devx) X(Dm) X(Flow) X(FlowAction) X(Mr) X(Mw) X(Pd) X(Pool) X(Pp) \
+    X(Qp) X(RwqIndTable) X(Srq) X(Td) X(Uar) X(Umem) X(Var) X(Wq) X(Xrcd)
 
 #define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
 VERBS_TYPES(VERBS_DECLARE_TYPE)
 MODULE_SCOPE const VerbsType *const verbsTypes[];
 
 MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsForkInitCmd, VerbsForkStatusCmd;
+
+/*
+ * mlx5 direct verbs (mlx5*.c): the package's mlx5 commands, the context's
+ * [$ctx mlx5 ...] method and what must happen before a context closes.
+ */
+
+MODULE_SCOPE int	Mlx5Init(Tcl_Interp *interp);
+MODULE_SCOPE VerbsMethodProc Mlx5ContextMethod;
+MODULE_SCOPE void	Mlx5ContextFree(VerbsContext *c);
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
 MODULE_SCOPE int	VerbsQpCheckQueue(Tcl_Interp *interp, VerbsQp *q,
