@@ -115,6 +115,12 @@ MODULE_SCOPE int	Mlx5AddCommand(Tcl_Interp *interp, const char *name,
 			    Tcl_ObjCmdProc *proc);
 
 /*
+ * mlx5Queue.c
+ */
+
+MODULE_SCOPE int	Mlx5QueueInit(Tcl_Interp *interp);
+
+/*
  * mlx5Devx.c
  */
 
@@ -127,6 +133,9 @@ MODULE_SCOPE void	Mlx5PendingRetry(VerbsContext *c);
 MODULE_SCOPE void	Mlx5PendingForget(VerbsContext *c);
 MODULE_SCOPE Tcl_Obj *	Mlx5PendingList(VerbsContext *c);
 MODULE_SCOPE void	Mlx5RefsFree(Mlx5Refs *r);
+MODULE_SCOPE void	Mlx5RefsAdd(Mlx5Refs *r, VerbsObj *obj,
+			    const char *path, const char *kind,
+			    uint32_t value);
 MODULE_SCOPE Tcl_Obj *	Mlx5RefsObj(const Mlx5Refs *r);
 MODULE_SCOPE int	Mlx5ResolveRefs(Tcl_Interp *interp, VerbsContext *c,
 			    VerbsObj *self, const unsigned char *in,

@@ -727,7 +727,8 @@ MakeEnsembles(
  * Mlx5Init --
  *
  *	The mlx5 commands: ::mlx5::context open, ::mlx5::dv obj, DevX
- *	(mlx5Devx.c), the DV queues, and their ensembles.
+ *	(mlx5Devx.c), the DV queues and flows (mlx5Queue.c), and their
+ *	ensembles.
  *
  * Results:
  *	A standard Tcl result.
@@ -744,12 +745,12 @@ Mlx5Init(
 {
     static const char *const namespaces[] = {
 	"devx::obj", "devx::uar", "devx::umem", "devx", "context", "dv",
-	"var", "pp", "", NULL
+	"var", "pp", "qp", "cq", "flow", "", NULL
     };
 
     Mlx5AddCommand(interp, "context::open", ContextOpenCmd);
     Mlx5AddCommand(interp, "dv::obj", DvObjCmd);
-    if (Mlx5DevxInit(interp) != TCL_OK) {
+    if (Mlx5DevxInit(interp) != TCL_OK || Mlx5QueueInit(interp) != TCL_OK) {
 	return TCL_ERROR;
     }
     return MakeEnsembles(interp, namespaces);

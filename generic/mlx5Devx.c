@@ -279,7 +279,7 @@ Mlx5FirmwareError(
 /*
  *----------------------------------------------------------------------
  *
- * Mlx5RefsFree, RefsAdd, RefsAppend, Mlx5RefsObj --
+ * Mlx5RefsFree, Mlx5RefsAdd, RefsAppend, Mlx5RefsObj --
  *
  *	Reference lists: free one (releasing what it holds), add an entry
  *	(taking a reference on obj when not NULL), move one list's entries
@@ -320,8 +320,8 @@ Mlx5RefsFree(
     }
 }
 
-static void
-RefsAdd(
+void
+Mlx5RefsAdd(
     Mlx5Refs *r,
     VerbsObj *obj,
     const char *path,
@@ -583,7 +583,7 @@ Mlx5ResolveRefs(
 	    return TCL_ERROR;
 	}
 	kind = Tcl_GetString(t[1]);
-	RefsAdd(r, Resolve(c, self, kind, (uint32_t) value),
+	Mlx5RefsAdd(r, Resolve(c, self, kind, (uint32_t) value),
 		Tcl_GetString(t[0]), kind, (uint32_t) value);
     }
     Tcl_DecrRefCount(list);
@@ -619,7 +619,7 @@ Mlx5AddUses(
 		    "\"%s\" is not of the same device context",
 		    Tcl_GetString(elems[i]));
 	}
-	RefsAdd(r, o, "-uses", o->typePtr->name, 0);
+	Mlx5RefsAdd(r, o, "-uses", o->typePtr->name, 0);
     }
     return TCL_OK;
 }
@@ -1221,10 +1221,13 @@ DevxQueryEqnCmd(
 	Tcl_WrongNumArgs(interp, 1, objv, "context vector");
 	return TCL_ERROR;
     }
-    c = Mlx5GetContext(interp, objv[1], "mlx5dv_devx_query_eqn");
+    c = (VerbsContext *) VerbsObjGet(interp, objv[1], &verbsContextClass);
     if (c == NULL || VerbsGetUInt(interp, "vector", objv[2], UINT32_MAX,
 	    &vector) != TCL_OK) {
 	return TCL_ERROR;
+    }
+    if (!mlx5dv_is_supported(c->ctx->device)) {
+	return Mlx5NotSupported(interp, "mlx5dv_devx_query_eqn", c);
     }
     err = mlx5dv_devx_query_eqn(c->ctx, (uint32_t) vector, &eqn);
     if (err != 0) {
