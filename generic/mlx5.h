@@ -58,6 +58,7 @@ typedef struct Mlx5Pending Mlx5Pending;
 typedef struct Mlx5Context {
     int devx;			/* Opened with MLX5DV_CONTEXT_FLAGS_DEVX. */
     Mlx5Pending *pending;	/* Refused destructions, oldest first. */
+    int retrying;		/* Mlx5PendingRetry is running. */
 } Mlx5Context;
 
 /*

@@ -697,9 +697,8 @@ Mlx5PendingRetry(
     Mlx5Context *m = (Mlx5Context *) c->dv;
     Mlx5Pending **pp, *p;
     int progress = 1;
-    static int running = 0;
 
-    if (m == NULL || running) {
+    if (m == NULL || m->retrying || m->pending == NULL) {
 	return;
     }
 
@@ -710,7 +709,7 @@ Mlx5PendingRetry(
      * the caller holds it.
      */
 
-    running = 1;
+    m->retrying = 1;
     while (progress) {
 	progress = 0;
 	for (pp = &m->pending; (p = *pp) != NULL; ) {
@@ -724,7 +723,7 @@ Mlx5PendingRetry(
 	    progress = 1;
 	}
     }
-    running = 0;
+    m->retrying = 0;
 }
 
 void
@@ -784,15 +783,16 @@ DevxFree(
     Mlx5Devx *d = (Mlx5Devx *) objPtr;
     VerbsContext *c = (VerbsContext *) objPtr->parent;
 
-    if (d->devx && mlx5dv_devx_obj_destroy(d->devx) != 0) {
-	PendingAdd(c, PENDING_DEVX, d->devx, NULL, d->kind, d->id, &d->refs);
-    } else {
-	Mlx5RefsFree(&d->refs);
-    }
     if (d->out) {
 	ckfree(d->out);
     }
+    if (d->devx && mlx5dv_devx_obj_destroy(d->devx) != 0) {
+	PendingAdd(c, PENDING_DEVX, d->devx, NULL, d->kind, d->id, &d->refs);
+	return;
+    }
+    Mlx5RefsFree(&d->refs);
     if (d->devx) {
+	/* What it used may have been all that held a pending one back. */
 	Mlx5PendingRetry(c);
     }
 }
