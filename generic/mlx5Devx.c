@@ -538,7 +538,8 @@ Resolve(
  * Mlx5ResolveRefs, Mlx5AddUses --
  *
  *	Mlx5ResolveRefs: add to r the references a command input holds
- *	(Mlx5PrmRefs), each resolved within the context.  Mlx5AddUses: add
+ *	(Mlx5PrmRefs), each resolved within the context (none for a command
+ *	the PRM table does not know).  Mlx5AddUses: add
  *	the objects of a -uses list, which must be of the same context.
  *
  * Results:
@@ -562,6 +563,14 @@ Mlx5ResolveRefs(
     Tcl_Obj *list, **triples;
     Tcl_Size n, i;
 
+    /*
+     * A command the PRM table does not know still goes to the firmware;
+     * it holds no references of its own (-uses can give them).
+     */
+
+    if (Mlx5PrmInputType(in, inLen) == NULL) {
+	return TCL_OK;
+    }
     if (Mlx5PrmRefs(interp, in, inLen, &list) != TCL_OK) {
 	return TCL_ERROR;
     }
