@@ -59,6 +59,9 @@ typedef struct Mlx5Context {
     int devx;			/* Opened with MLX5DV_CONTEXT_FLAGS_DEVX. */
     Mlx5Pending *pending;	/* Refused destructions, oldest first. */
     int retrying;		/* Mlx5PendingRetry is running. */
+    Tcl_HashTable cqns;		/* struct ibv_cq * -> its cqn, for the verbs
+				 * CQs mlx5::dv obj has told (see
+				 * Mlx5DvObjInfo). */
 } Mlx5Context;
 
 /*

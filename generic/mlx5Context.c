@@ -64,8 +64,10 @@ static const VerbsEnum tunnelOffloads[] = {
     {"vxlan", MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_VXLAN},
     {"gre", MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_GRE},
     {"geneve", MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_GENEVE},
-    {"cw_mpls_over_gre", MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_CW_MPLS_OVER_GRE},
-    {"cw_mpls_over_udp", MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_CW_MPLS_OVER_UDP},
+    {"cw_mpls_over_gre",
+	    MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_CW_MPLS_OVER_GRE},
+    {"cw_mpls_over_udp",
+	    MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_CW_MPLS_OVER_UDP},
     {NULL, 0}
 };
 
@@ -264,6 +266,7 @@ Mlx5ContextState(
 	Mlx5Context *m = (Mlx5Context *) ckalloc(sizeof(Mlx5Context));
 
 	memset(m, 0, sizeof(Mlx5Context));
+	Tcl_InitHashTable(&m->cqns, TCL_ONE_WORD_KEYS);
 	c->dv = m;
     }
     return (Mlx5Context *) c->dv;
@@ -361,6 +364,7 @@ ContextOpenCmd(
     Mlx5ContextState(c)->devx = devx;
     if (VerbsSetNonBlocking(interp, ctx->async_fd) != TCL_OK
 	    || VerbsObjRegister(interp, &c->obj, NULL, nameObj) != TCL_OK) {
+	Tcl_DeleteHashTable(&((Mlx5Context *) c->dv)->cqns);
 	ckfree(c->dv);
 	ibv_close_device(ctx);
 	ckfree(c->devName);
@@ -400,6 +404,7 @@ Mlx5ContextFree(
 {
     Mlx5PendingRetry(c);
     Mlx5PendingForget(c);
+    Tcl_DeleteHashTable(&((Mlx5Context *) c->dv)->cqns);
     ckfree(c->dv);
     c->dv = NULL;
 }
@@ -483,7 +488,8 @@ Mlx5ContextMethod(
  *	uar_mmap_offset (and tirn tisn rqn sqn tir_icm_addr where the
  *	library gives them); srqn, buf, dbrec, stride, head, tail.
  *	Addresses are integers.  (For a CQ libmlx5 then leaves the
- *	cleaning of its entries on QP destruction to the caller.)
+ *	cleaning of its entries on QP destruction to the caller.)  A CQ's
+ *	cqn is kept, so that DevX inputs naming it resolve to it.
  *
  * Results:
  *	A standard Tcl result.
@@ -569,7 +575,19 @@ Mlx5DvObjInfo(
     case MLX5DV_OBJ_PD:
 	PUT(d, "pdn", U64(pd.pdn));
 	break;
-    case MLX5DV_OBJ_CQ:
+    case MLX5DV_OBJ_CQ: {
+	/*
+	 * Kept for the reference resolution, which does not call
+	 * mlx5dv_init_obj on CQs itself: libmlx5 marks a CQ it was called
+	 * on as the caller's to clean (of the entries of destroyed QPs).
+	 */
+
+	VerbsContext *c = Mlx5ContextOf(o);
+	int isNew;
+	Tcl_HashEntry *h = Tcl_CreateHashEntry(&Mlx5ContextState(c)->cqns,
+		(char *) ((VerbsCq *) o)->cq, &isNew);
+
+	Tcl_SetHashValue(h, (ClientData) (uintptr_t) cq.cqn);
 	PUT(d, "cqn", U64(cq.cqn));
 	PUT(d, "buf", ADDR(cq.buf));
 	PUT(d, "dbrec", ADDR(cq.dbrec));
@@ -577,6 +595,7 @@ Mlx5DvObjInfo(
 	PUT(d, "cqe_size", U64(cq.cqe_size));
 	PUT(d, "cq_uar", ADDR(cq.cq_uar));
 	break;
+    }
     case MLX5DV_OBJ_QP:
 	PUT(d, "qpn", U64(((VerbsQp *) o)->qp->qp_num));
 	PUT(d, "dbrec", ADDR(qp.dbrec));

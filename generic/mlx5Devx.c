@@ -394,8 +394,9 @@ Mlx5RefsObj(
  *
  *	The number under which the firmware knows a live object of a
  *	context, for the kind of reference asked: a DevX object's own
- *	kind, a UAR's page, a UMEM's id, and through mlx5dv_init_obj a
- *	verbs PD's pdn, CQ's cqn, SRQ's srqn; a QP's qp_num.
+ *	kind, a UAR's page, a UMEM's id, through mlx5dv_init_obj a verbs
+ *	PD's pdn and SRQ's srqn, a verbs CQ's cqn once mlx5::dv obj told
+ *	it, a QP's qp_num.
  *
  * Results:
  *	1 when the object is of that kind, with *numPtr set; else 0.
@@ -408,6 +409,7 @@ Mlx5RefsObj(
 
 static int
 ObjNumber(
+    VerbsContext *c,
     VerbsObj *o,
     const char *kind,
     uint32_t *numPtr)
@@ -446,14 +448,19 @@ ObjNumber(
 	return 1;
     }
     if (t == &verbsCqClass && strcmp(kind, "cq") == 0) {
-	struct mlx5dv_cq cq;
+	/*
+	 * Only a CQ whose number mlx5::dv obj told (and so the script
+	 * knows): mlx5dv_init_obj on a CQ changes how libmlx5 treats it.
+	 */
 
-	dv.cq.in = ((VerbsCq *) o)->cq;
-	dv.cq.out = &cq;
-	if (mlx5dv_init_obj(&dv, MLX5DV_OBJ_CQ) != 0) {
+	Mlx5Context *m = (Mlx5Context *) c->dv;
+	Tcl_HashEntry *h = m ? Tcl_FindHashEntry(&m->cqns,
+		(char *) ((VerbsCq *) o)->cq) : NULL;
+
+	if (h == NULL) {
 	    return 0;
 	}
-	*numPtr = cq.cqn;
+	*numPtr = (uint32_t) (uintptr_t) Tcl_GetHashValue(h);
 	return 1;
     }
     if (t == &verbsSrqClass && strcmp(kind, "srq") == 0) {
@@ -517,12 +524,13 @@ Resolve(
 	    if (o == self || mine != (pass == 0)) {
 		continue;
 	    }
-	    if (ObjNumber(o, kind, &num) && num == value) {
+	    if (ObjNumber(c, o, kind, &num) && num == value) {
 		return o;
 	    }
 	    if (pass == 1 && o->typePtr == &verbsPdClass) {
 		for (g = o->children; g; g = g->nextSibling) {
-		    if (g != self && ObjNumber(g, kind, &num) && num == value) {
+		    if (g != self && ObjNumber(c, g, kind, &num)
+			    && num == value) {
 			return g;
 		    }
 		}
