@@ -145,6 +145,7 @@ typedef struct VerbsContext {
     struct ibv_context *ctx;
     char *devName;
     int borrowed;		/* librdmacm's context: never closed here. */
+    void *dv;			/* mlx5 state (mlx5Context.c), or NULL. */
 } VerbsContext;
 
 typedef struct VerbsChannel {
@@ -628,14 +629,49 @@ MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
 
 #define VERBS_TYPES(X) \
     X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Counters) X(Cq) \
-    X(Dm) X(Flow) X(FlowAction) X(Mr) X(Mw) X(Pd) X(Pool) X(Qp) \
-    X(RwqIndTable) X(Srq) X(Td) X(Wq) X(Xrcd)
+    X(Devx) X(Dm) X(Flow) X(FlowAction) X(Matcher) X(Mflow) X(Mr) X(Mw) \
+    X(Pd) X(Pool) X(Pp) X(Qp) X(RwqIndTable) X(Srq) X(Td) X(Uar) X(Umem) \
+    X(Var) X(Wq) X(Xrcd)
 
 #define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
 VERBS_TYPES(VERBS_DECLARE_TYPE)
 MODULE_SCOPE const VerbsType *const verbsTypes[];
 
 MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsForkInitCmd, VerbsForkStatusCmd;
+
+/*
+ * mlx5 direct verbs (mlx5*.c): the package's mlx5 commands, the context's
+ * [$ctx mlx5 ...] method and what must happen before a context closes.
+ */
+
+MODULE_SCOPE int	Mlx5Init(Tcl_Interp *interp);
+
+/*
+ * How [mlx5::qp create] and [mlx5::cq create] reuse the verbs constructors:
+ * while verbsQpMaker (verbsCqMaker) is set, the next VerbsQpCreate
+ * (verbs::cq create) takes it (and clears it) and makes its extended QP
+ * (CQ) with the maker's create proc instead of ibv_create_qp_ex
+ * (ibv_create_cq_ex); call names it in errors.
+ */
+
+typedef struct VerbsQpMaker {
+    const char *call;
+    struct ibv_qp *(*create)(struct ibv_context *ctx,
+	    struct ibv_qp_init_attr_ex *init, void *clientData);
+    void *clientData;
+} VerbsQpMaker;
+
+typedef struct VerbsCqMaker {
+    const char *call;
+    struct ibv_cq_ex *(*create)(struct ibv_context *ctx,
+	    struct ibv_cq_init_attr_ex *init, void *clientData);
+    void *clientData;
+} VerbsCqMaker;
+
+MODULE_SCOPE const VerbsQpMaker *verbsQpMaker;
+MODULE_SCOPE const VerbsCqMaker *verbsCqMaker;
+MODULE_SCOPE VerbsMethodProc Mlx5ContextMethod;
+MODULE_SCOPE void	Mlx5ContextFree(VerbsContext *c);
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
 MODULE_SCOPE int	VerbsQpCheckQueue(Tcl_Interp *interp, VerbsQp *q,
@@ -652,6 +688,7 @@ MODULE_SCOPE int	VerbsParseBindInfo(Tcl_Interp *interp,
 			    Tcl_Obj *dictObj, struct ibv_mw_bind_info *info,
 			    VerbsMr **mrPtr);
 MODULE_SCOPE void	VerbsMwBound(VerbsMw *w, VerbsMr *m);
+MODULE_SCOPE Tcl_ObjCmdProc VerbsCqCreateCmd;
 MODULE_SCOPE int	VerbsCheckBind(Tcl_Interp *interp, VerbsMw *w,
 			    VerbsMr *m);
 MODULE_SCOPE VerbsMethodProc VerbsQpBindMw;

@@ -45,10 +45,12 @@ static const VerbsField cqCget[] = {
     VERBS_FIELD_END
 };
 
-static Tcl_ObjCmdProc CqCreateCmd, ChannelCreateCmd;
+static Tcl_ObjCmdProc ChannelCreateCmd;
+
+const VerbsCqMaker *verbsCqMaker = NULL;	/* See verbs.h. */
 
 static const VerbsCtor cqCtors[] = {
-    {"create", CqCreateCmd}, {NULL, NULL}
+    {"create", VerbsCqCreateCmd}, {NULL, NULL}
 };
 
 static const VerbsMethod channelMethods[] = {
@@ -111,7 +113,7 @@ const VerbsType verbsCqClass = {
 /*
  *----------------------------------------------------------------------
  *
- * CqCreateCmd --
+ * VerbsCqCreateCmd --
  *
  *	verbs::cq create CONTEXT ?-cqe N? ?-channel CHANNEL?
  *		?-comp_vector N? ?-command NAME?
@@ -125,8 +127,8 @@ const VerbsType verbsCqClass = {
  *----------------------------------------------------------------------
  */
 
-static int
-CqCreateCmd(
+int
+VerbsCqCreateCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
@@ -153,7 +155,9 @@ CqCreateCmd(
     VerbsChannel *ch;
     VerbsPd *pd;
     VerbsCq *c;
+    const VerbsCqMaker *maker = verbsCqMaker;
 
+    verbsCqMaker = NULL;
     if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
 	    &verbsContextClass) != TCL_OK) {
 	return TCL_ERROR;
@@ -184,7 +188,7 @@ CqCreateCmd(
      */
 
     c = (VerbsCq *) VerbsObjNew(&verbsCqClass);
-    if (args.wc_flags != NO_WC_FLAGS || pd) {
+    if (args.wc_flags != NO_WC_FLAGS || pd || maker) {
 	struct ibv_cq_init_attr_ex ex;
 	VerbsObj *held[] = {pd ? &pd->obj : NULL, ch ? &ch->obj : NULL};
 	int closed;
@@ -203,14 +207,16 @@ CqCreateCmd(
 
 	/* A parent domain's allocator may run scripts. */
 	VerbsObjHold(held, 2);
-	c->cqx = ibv_create_cq_ex(ctx->ctx, &ex);
+	c->cqx = maker ? maker->create(ctx->ctx, &ex, maker->clientData)
+		: ibv_create_cq_ex(ctx->ctx, &ex);
 	if (c->cqx == NULL) {
 	    VerbsObjUnhold(held, 2);
 	    ckfree(c);
-	    return VerbsSysError(interp, "ibv_create_cq_ex", &ctx->obj, NULL,
-		    errno);
+	    return VerbsSysError(interp, maker ? maker->call
+		    : "ibv_create_cq_ex", &ctx->obj, NULL, errno);
 	}
-	closed = VerbsObjCheckHeld(interp, held, 2, "ibv_create_cq_ex");
+	closed = VerbsObjCheckHeld(interp, held, 2, maker ? maker->call
+		: "ibv_create_cq_ex");
 	if (closed != TCL_OK) {
 	    ibv_destroy_cq(ibv_cq_ex_to_cq(c->cqx));
 	}

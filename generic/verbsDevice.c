@@ -22,6 +22,7 @@ static const VerbsMethod contextMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
+    {"mlx5", Mlx5ContextMethod, 1, -1, "subcommand ?arg ...?"},
     {"notify", ContextNotify, 0, 1, "?script?"},
     {"query", ContextQuery, 1, 3, "device|device_ex|gid PORT INDEX|"
 	    "gid_entry PORT INDEX|gid_table|pkey PORT INDEX|port PORT|"
@@ -129,6 +130,9 @@ ContextFree(
 {
     VerbsContext *c = (VerbsContext *) objPtr;
 
+    if (c->dv) {
+	Mlx5ContextFree(c);
+    }
     if (c->borrowed) {
 	VerbsCmForgetContext(objPtr);
     } else {

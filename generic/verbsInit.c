@@ -186,7 +186,8 @@ Verbs_Init(
      */
 
     if (Tcl_CreateEnsemble(interp, "::verbs", verbsNs, TCL_ENSEMBLE_PREFIX)
-	    == NULL || Mlx5PrmInit(interp) != TCL_OK) {
+	    == NULL || Mlx5PrmInit(interp) != TCL_OK
+	    || Mlx5Init(interp) != TCL_OK) {
 	return TCL_ERROR;
     }
     return Tcl_PkgProvide(interp, PACKAGE_NAME, PACKAGE_VERSION);

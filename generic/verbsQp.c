@@ -75,6 +75,8 @@ static const VerbsCtor qpCtors[] = {
 };
 
 #define NO_SEND_OPS (~(uint64_t) 0)	/* -send_ops not given. */
+
+const VerbsQpMaker *verbsQpMaker = NULL;	/* See verbs.h. */
 #define QP_REFS 5			/* Objects a QP may hold (QpRefs). */
 
 /*
@@ -392,6 +394,9 @@ VerbsQpCreate(
     const char *call = "ibv_create_qp";
     VerbsObj *refs[QP_REFS], *held[7];
     int i, ex = 0;
+    const VerbsQpMaker *maker = verbsQpMaker;
+
+    verbsQpMaker = NULL;
 
     /*
      * The first word is a pd, or for an xrc_recv QP a device context:
@@ -575,6 +580,10 @@ VerbsQpCreate(
     if (ex) {
 	call = "ibv_create_qp_ex";
     }
+    if (maker) {
+	ex = 1;
+	call = maker->call;
+    }
 
     /*
      * The QP's context pointer is its object, so that an async event
@@ -602,6 +611,9 @@ VerbsQpCreate(
 	call = "rdma_create_qp";
 	qp = rdma_create_qp(cm->id, p->pd, (struct ibv_qp_init_attr *) &init)
 		== 0 ? cm->id->qp : NULL;
+    } else if (maker) {
+	qp = maker->create(((VerbsContext *) ctxObj)->ctx, &init,
+		maker->clientData);
     } else if (ex) {
 	qp = ibv_create_qp_ex(((VerbsContext *) ctxObj)->ctx, &init);
     } else {

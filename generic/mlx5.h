@@ -1,0 +1,150 @@
+/*
+ * mlx5.h --
+ *
+ *	Declarations shared by the mlx5 direct verbs part of the package
+ *	(mlx5Context.c, mlx5Devx.c, mlx5Queue.c): the per-context state,
+ *	the DevX object types and the reference resolution that gives DevX
+ *	objects their close order.
+ *
+ * Copyright (c) 2026 The verbs authors.
+ * See the file "LICENSE" for terms of use and redistribution.
+ */
+
+#ifndef MLX5_H_INCLUDED
+#define MLX5_H_INCLUDED
+
+#include "verbs.h"
+#include <infiniband/mlx5dv.h>
+
+/*
+ * The namespace of the mlx5 commands: ::mlx5::context, ::mlx5::devx, ...
+ */
+
+#define MLX5_NS "::mlx5"
+
+/*
+ * One object a DV object uses: a reference it holds (obj), or a number
+ * nothing here owns (obj NULL: an external one, a kernel EQ, a remote
+ * QPN).  path is the input field it came from ("cq_context.uar_page"), or
+ * "-uses" for one given by hand.
+ */
+
+typedef struct Mlx5Ref {
+    VerbsObj *obj;		/* Referenced, or NULL. */
+    char *path;
+    char *kind;			/* "cq", "uar", ... (Mlx5PrmRefs), or the
+				 * type of a -uses object. */
+    uint32_t value;
+} Mlx5Ref;
+
+typedef struct Mlx5Refs {
+    int n, size;
+    Mlx5Ref *refs;
+} Mlx5Refs;
+
+/*
+ * A DV resource whose destruction the firmware refused while nothing
+ * named it any more (its command was gone): it keeps its C handle and its
+ * references, and is retried after each later destroy in its context and
+ * before the context closes (Mlx5Pending).
+ */
+
+typedef struct Mlx5Pending Mlx5Pending;
+
+/*
+ * Per-context state, made on first use (VerbsContext.dv).
+ */
+
+typedef struct Mlx5Context {
+    int devx;			/* Opened with MLX5DV_CONTEXT_FLAGS_DEVX. */
+    Mlx5Pending *pending;	/* Refused destructions, oldest first. */
+    int retrying;		/* Mlx5PendingRetry is running. */
+    Tcl_HashTable cqns;		/* struct ibv_cq * -> its cqn, for the verbs
+				 * CQs mlx5::dv obj has told (see
+				 * Mlx5DvObjInfo). */
+} Mlx5Context;
+
+/*
+ * A DevX object (mlx5dv_devx_obj_create).
+ */
+
+typedef struct Mlx5Devx {
+    VerbsObj obj;
+    struct mlx5dv_devx_obj *devx;
+    const char *kind;		/* What it is (Mlx5PrmCreated), or NULL. */
+    uint32_t id;		/* Its number, when kind is set. */
+    unsigned char *out;		/* The create command's output. */
+    Tcl_Size outLen;
+    Mlx5Refs refs;
+} Mlx5Devx;
+
+typedef struct Mlx5Uar {
+    VerbsObj obj;
+    struct mlx5dv_devx_uar *uar;
+    uint32_t flags;
+} Mlx5Uar;
+
+typedef struct Mlx5Umem {
+    VerbsObj obj;
+    struct mlx5dv_devx_umem *umem;
+    unsigned char *buf;		/* Page aligned, owned: freed only after
+				 * the deregistration. */
+    size_t length;
+    uint32_t access;
+} Mlx5Umem;
+
+typedef struct Mlx5Var {
+    VerbsObj obj;
+    struct mlx5dv_var *var;
+} Mlx5Var;
+
+typedef struct Mlx5Pp {
+    VerbsObj obj;
+    struct mlx5dv_pp *pp;
+} Mlx5Pp;
+
+/*
+ * mlx5Context.c
+ */
+
+MODULE_SCOPE VerbsContext *Mlx5GetContext(Tcl_Interp *interp,
+			    Tcl_Obj *nameObj, const char *call);
+MODULE_SCOPE Mlx5Context *Mlx5ContextState(VerbsContext *c);
+MODULE_SCOPE VerbsContext *Mlx5ContextOf(VerbsObj *objPtr);
+MODULE_SCOPE int	Mlx5NotSupported(Tcl_Interp *interp, const char *call,
+			    VerbsContext *c);
+MODULE_SCOPE int	Mlx5DvObjInfo(Tcl_Interp *interp, VerbsObj *o,
+			    Tcl_Obj **dictPtr);
+MODULE_SCOPE int	Mlx5AddCommand(Tcl_Interp *interp, const char *name,
+			    Tcl_ObjCmdProc *proc);
+
+/*
+ * mlx5Queue.c
+ */
+
+MODULE_SCOPE int	Mlx5QueueInit(Tcl_Interp *interp);
+
+/*
+ * mlx5Devx.c
+ */
+
+MODULE_SCOPE int	Mlx5DevxInit(Tcl_Interp *interp);
+MODULE_SCOPE int	Mlx5FirmwareError(Tcl_Interp *interp, const char *call,
+			    VerbsObj *objPtr, int err,
+			    const unsigned char *in, Tcl_Size inLen,
+			    const unsigned char *out, Tcl_Size outLen);
+MODULE_SCOPE void	Mlx5PendingRetry(VerbsContext *c);
+MODULE_SCOPE void	Mlx5PendingForget(VerbsContext *c);
+MODULE_SCOPE Tcl_Obj *	Mlx5PendingList(VerbsContext *c);
+MODULE_SCOPE void	Mlx5RefsFree(Mlx5Refs *r);
+MODULE_SCOPE void	Mlx5RefsAdd(Mlx5Refs *r, VerbsObj *obj,
+			    const char *path, const char *kind,
+			    uint32_t value);
+MODULE_SCOPE Tcl_Obj *	Mlx5RefsObj(const Mlx5Refs *r);
+MODULE_SCOPE int	Mlx5ResolveRefs(Tcl_Interp *interp, VerbsContext *c,
+			    VerbsObj *self, const unsigned char *in,
+			    Tcl_Size inLen, Mlx5Refs *r);
+MODULE_SCOPE int	Mlx5AddUses(Tcl_Interp *interp, VerbsContext *c,
+			    Tcl_Obj *listObj, Mlx5Refs *r);
+
+#endif /* MLX5_H_INCLUDED */

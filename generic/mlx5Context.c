@@ -1,0 +1,776 @@
+/*
+ * mlx5Context.c --
+ *
+ *	mlx5 direct verbs on a device context: [mlx5::context open], the
+ *	context's [$ctx mlx5 query], [mlx5::dv obj] and the mlx5 commands'
+ *	namespaces.  An mlx5 context is an ordinary context object: every
+ *	verbs:: command takes it.  Every mlx5 command first checks that the
+ *	device is an mlx5 one (mlx5dv_is_supported): several libmlx5 entry
+ *	points cast the context to their own type without looking.
+ *
+ * Copyright (c) 2026 The verbs authors.
+ * See the file "LICENSE" for terms of use and redistribution.
+ */
+
+#include "mlx5.h"
+#include <errno.h>
+#include <string.h>
+
+/*
+ * mlx5dv_query_device as a dict.
+ */
+
+#define MC(f, kind, table) \
+    VERBS_FIELD(struct mlx5dv_context, f, kind, table, 0, VF_READONLY)
+
+static const VerbsEnum contextFlags[] = {
+    {"cqe_v1", MLX5DV_CONTEXT_FLAGS_CQE_V1},
+    {"mpw_allowed", MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED},
+    {"enhanced_mpw", MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW},
+    {"cqe_128b_comp", MLX5DV_CONTEXT_FLAGS_CQE_128B_COMP},
+    {"cqe_128b_pad", MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD},
+    {"packet_based_credit_mode",
+	    MLX5DV_CONTEXT_FLAGS_PACKET_BASED_CREDIT_MODE},
+    {"real_time_ts", MLX5DV_CONTEXT_FLAGS_REAL_TIME_TS},
+    {NULL, 0}
+};
+
+static const VerbsEnum contextMask[] = {
+    {"cqe_compresion", MLX5DV_CONTEXT_MASK_CQE_COMPRESION},
+    {"swp", MLX5DV_CONTEXT_MASK_SWP},
+    {"striding_rq", MLX5DV_CONTEXT_MASK_STRIDING_RQ},
+    {"tunnel_offloads", MLX5DV_CONTEXT_MASK_TUNNEL_OFFLOADS},
+    {"dyn_bfregs", MLX5DV_CONTEXT_MASK_DYN_BFREGS},
+    {"clock_info_update", MLX5DV_CONTEXT_MASK_CLOCK_INFO_UPDATE},
+    {"flow_action_flags", MLX5DV_CONTEXT_MASK_FLOW_ACTION_FLAGS},
+    {"dc_odp_caps", MLX5DV_CONTEXT_MASK_DC_ODP_CAPS},
+    {"hca_core_clock", MLX5DV_CONTEXT_MASK_HCA_CORE_CLOCK},
+    {"num_lag_ports", MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS},
+    {"signature_offload", MLX5DV_CONTEXT_MASK_SIGNATURE_OFFLOAD},
+    {"dci_streams", MLX5DV_CONTEXT_MASK_DCI_STREAMS},
+    {"wr_memcpy_length", MLX5DV_CONTEXT_MASK_WR_MEMCPY_LENGTH},
+    {"crypto_offload", MLX5DV_CONTEXT_MASK_CRYPTO_OFFLOAD},
+    {NULL, 0}
+};
+
+static const VerbsEnum cqeResFormat[] = {
+    {"hash", MLX5DV_CQE_RES_FORMAT_HASH},
+    {"csum", MLX5DV_CQE_RES_FORMAT_CSUM},
+    {"csum_stridx", MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX},
+    {NULL, 0}
+};
+
+static const VerbsEnum tunnelOffloads[] = {
+    {"vxlan", MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_VXLAN},
+    {"gre", MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_GRE},
+    {"geneve", MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_GENEVE},
+    {"cw_mpls_over_gre",
+	    MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_CW_MPLS_OVER_GRE},
+    {"cw_mpls_over_udp",
+	    MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_CW_MPLS_OVER_UDP},
+    {NULL, 0}
+};
+
+static const VerbsField cqeCompFields[] = {
+    VERBS_FIELD(struct mlx5dv_cqe_comp_caps, max_num, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_cqe_comp_caps, supported_format, VF_FLAGS,
+	    cqeResFormat, 0, 0),
+    VERBS_FIELD_END
+};
+static const VerbsStruct cqeCompStruct = {"cqe_comp_caps", cqeCompFields};
+
+static const VerbsField swParsingFields[] = {
+    VERBS_FIELD(struct mlx5dv_sw_parsing_caps, sw_parsing_offloads, VF_UINT,
+	    NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_sw_parsing_caps, supported_qpts, VF_UINT,
+	    NULL, 0, 0),
+    VERBS_FIELD_END
+};
+static const VerbsStruct swParsingStruct = {"sw_parsing_caps",
+    swParsingFields};
+
+#define SR(f) VERBS_FIELD(struct mlx5dv_striding_rq_caps, f, VF_UINT, NULL, \
+	0, 0)
+static const VerbsField stridingFields[] = {
+    SR(min_single_stride_log_num_of_bytes),
+    SR(max_single_stride_log_num_of_bytes),
+    SR(min_single_wqe_log_num_of_strides),
+    SR(max_single_wqe_log_num_of_strides),
+    SR(supported_qpts),
+    VERBS_FIELD_END
+};
+static const VerbsStruct stridingStruct = {"striding_rq_caps",
+    stridingFields};
+
+static const VerbsField sigFields[] = {
+    VERBS_FIELD(struct mlx5dv_sig_caps, block_size, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_sig_caps, block_prot, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_sig_caps, t10dif_bg, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_sig_caps, crc_type, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+static const VerbsStruct sigStruct = {"sig_caps", sigFields};
+
+static const VerbsField dciStreamsFields[] = {
+    VERBS_FIELD(struct mlx5dv_dci_streams_caps, max_log_num_concurent,
+	    VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_dci_streams_caps, max_log_num_errored,
+	    VF_UINT, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+static const VerbsStruct dciStreamsStruct = {"dci_streams_caps",
+    dciStreamsFields};
+
+static const VerbsField cryptoFields[] = {
+    VERBS_FIELD(struct mlx5dv_crypto_caps, failed_selftests, VF_UINT, NULL,
+	    0, 0),
+    VERBS_FIELD(struct mlx5dv_crypto_caps, crypto_engines, VF_UINT, NULL,
+	    0, 0),
+    VERBS_FIELD(struct mlx5dv_crypto_caps, wrapped_import_method, VF_UINT,
+	    NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_crypto_caps, log_max_num_deks, VF_UINT, NULL,
+	    0, 0),
+    VERBS_FIELD(struct mlx5dv_crypto_caps, flags, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+static const VerbsStruct cryptoStruct = {"crypto_caps", cryptoFields};
+
+static const VerbsField mlx5ContextFields[] = {
+    MC(version, VF_UINT, NULL),
+    MC(flags, VF_FLAGS, contextFlags),
+    MC(comp_mask, VF_FLAGS, contextMask),
+    MC(cqe_comp_caps, VF_STRUCT, &cqeCompStruct),
+    MC(sw_parsing_caps, VF_STRUCT, &swParsingStruct),
+    MC(striding_rq_caps, VF_STRUCT, &stridingStruct),
+    MC(tunnel_offloads_caps, VF_FLAGS, tunnelOffloads),
+    MC(max_dynamic_bfregs, VF_UINT, NULL),
+    MC(max_clock_info_update_nsec, VF_UINT, NULL),
+    MC(flow_action_flags, VF_UINT, NULL),
+    MC(dc_odp_caps, VF_UINT, NULL),
+    MC(hca_core_clock, VF_UINT, NULL),
+    MC(num_lag_ports, VF_UINT, NULL),
+    MC(sig_caps, VF_STRUCT, &sigStruct),
+    MC(dci_streams_caps, VF_STRUCT, &dciStreamsStruct),
+    MC(max_wr_memcpy_length, VF_UINT, NULL),
+    MC(crypto_caps, VF_STRUCT, &cryptoStruct),
+    VERBS_FIELD_END
+};
+static const VerbsStruct mlx5ContextStruct = {"mlx5 context",
+    mlx5ContextFields};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * Mlx5NotSupported --
+ *
+ *	The error of an mlx5 command on a device that is not an mlx5 one
+ *	(or, with c NULL, of mlx5::context open on the device named call's
+ *	what).
+ *
+ * Results:
+ *	TCL_ERROR; errorCode {VERBS SYS CALL EOPNOTSUPP MESSAGE}.
+ *
+ * Side effects:
+ *	Sets the interp's result.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+NotMlx5(
+    Tcl_Interp *interp,
+    const char *call,
+    Tcl_Obj *where,		/* Object name or NULL. */
+    const char *devName)
+{
+    Tcl_Obj *msg = Tcl_NewStringObj(call, -1);
+
+    if (where) {
+	Tcl_AppendPrintfToObj(msg, " on %s", Tcl_GetString(where));
+    }
+    Tcl_AppendPrintfToObj(msg, ": %s is not an mlx5 device", devName);
+    Tcl_SetObjResult(interp, msg);
+    Tcl_SetErrorCode(interp, "VERBS", "SYS", call, "EOPNOTSUPP",
+	    "not an mlx5 device", NULL);
+    return TCL_ERROR;
+}
+
+int
+Mlx5NotSupported(
+    Tcl_Interp *interp,
+    const char *call,
+    VerbsContext *c)
+{
+    Tcl_Obj *name = VerbsObjName(&c->obj);
+    int result = NotMlx5(interp, call, name, c->devName);
+
+    Tcl_DecrRefCount(name);
+    return result;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * Mlx5GetContext, Mlx5ContextOf, Mlx5ContextState --
+ *
+ *	Mlx5GetContext: the context object named by nameObj, which must be
+ *	on an mlx5 device (call names the libmlx5 entry point about to be
+ *	used, for the error).  Mlx5ContextOf: the context an object belongs
+ *	to (up its parents), or NULL.  Mlx5ContextState: a context's mlx5
+ *	state, made on first use.
+ *
+ * Results:
+ *	See above.
+ *
+ * Side effects:
+ *	Mlx5GetContext leaves an error in the interp when it fails;
+ *	Mlx5ContextState allocates.
+ *
+ *----------------------------------------------------------------------
+ */
+
+VerbsContext *
+Mlx5GetContext(
+    Tcl_Interp *interp,
+    Tcl_Obj *nameObj,
+    const char *call)
+{
+    VerbsContext *c = (VerbsContext *) VerbsObjGet(interp, nameObj,
+	    &verbsContextClass);
+
+    if (c == NULL) {
+	return NULL;
+    }
+    if (!mlx5dv_is_supported(c->ctx->device)) {
+	Mlx5NotSupported(interp, call, c);
+	return NULL;
+    }
+    return c;
+}
+
+VerbsContext *
+Mlx5ContextOf(
+    VerbsObj *objPtr)
+{
+    while (objPtr && objPtr->typePtr != &verbsContextClass) {
+	objPtr = objPtr->parent;
+    }
+    return (VerbsContext *) objPtr;
+}
+
+Mlx5Context *
+Mlx5ContextState(
+    VerbsContext *c)
+{
+    if (c->dv == NULL) {
+	Mlx5Context *m = (Mlx5Context *) ckalloc(sizeof(Mlx5Context));
+
+	memset(m, 0, sizeof(Mlx5Context));
+	Tcl_InitHashTable(&m->cqns, TCL_ONE_WORD_KEYS);
+	c->dv = m;
+    }
+    return (Mlx5Context *) c->dv;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ContextOpenCmd --
+ *
+ *	mlx5::context open NAME ?-devx? ?-command CMD?: mlx5dv_open_device,
+ *	with MLX5DV_CONTEXT_FLAGS_DEVX for -devx.  The device must be an
+ *	mlx5 one.
+ *
+ * Results:
+ *	The context object command's name.
+ *
+ * Side effects:
+ *	Opens the device.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ContextOpenCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const char *const opts[] = {"-command", "-devx", NULL};
+    struct ibv_device **list;
+    struct ibv_device *dev = NULL;
+    struct ibv_context *ctx;
+    struct mlx5dv_context_attr attr;
+    Tcl_Obj *nameObj = NULL;
+    VerbsContext *c;
+    const char *devName;
+    int i, n, index, devx = 0, err;
+
+    if (objc < 2) {
+	goto usage;
+    }
+    for (i = 2; i < objc; i++) {
+	if (Tcl_GetIndexFromObj(interp, objv[i], opts, "option", 0, &index)
+		!= TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (index == 1) {
+	    devx = 1;
+	} else if (++i == objc) {
+	    goto usage;
+	} else {
+	    nameObj = objv[i];
+	}
+    }
+    devName = Tcl_GetString(objv[1]);
+    list = ibv_get_device_list(&n);
+    if (list == NULL) {
+	if (errno != ENOSYS && errno != ENOENT) {
+	    return VerbsSysError(interp, "ibv_get_device_list", NULL, NULL,
+		    errno);
+	}
+	n = 0;
+    }
+    for (i = 0; i < n; i++) {
+	if (strcmp(ibv_get_device_name(list[i]), devName) == 0) {
+	    dev = list[i];
+	    break;
+	}
+    }
+    if (dev == NULL) {
+	if (list) {
+	    ibv_free_device_list(list);
+	}
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf(
+		"no RDMA device named \"%s\"", devName));
+	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", "device", devName, NULL);
+	return TCL_ERROR;
+    }
+    if (!mlx5dv_is_supported(dev)) {
+	ibv_free_device_list(list);
+	return NotMlx5(interp, "mlx5dv_open_device", NULL, devName);
+    }
+    memset(&attr, 0, sizeof(attr));
+    attr.flags = devx ? MLX5DV_CONTEXT_FLAGS_DEVX : 0;
+    ctx = mlx5dv_open_device(dev, &attr);
+    err = errno;
+    ibv_free_device_list(list);
+    if (ctx == NULL) {
+	return VerbsSysError(interp, "mlx5dv_open_device", NULL, devName,
+		err);
+    }
+    c = VerbsContextNew(ctx, 0);
+    Mlx5ContextState(c)->devx = devx;
+    if (VerbsSetNonBlocking(interp, ctx->async_fd) != TCL_OK
+	    || VerbsObjRegister(interp, &c->obj, NULL, nameObj) != TCL_OK) {
+	Tcl_DeleteHashTable(&((Mlx5Context *) c->dv)->cqns);
+	ckfree(c->dv);
+	ibv_close_device(ctx);
+	ckfree(c->devName);
+	ckfree(c);
+	return TCL_ERROR;
+    }
+    return TCL_OK;
+
+  usage:
+    Tcl_WrongNumArgs(interp, 1, objv, "device ?-devx? ?-command name?");
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * Mlx5ContextFree --
+ *
+ *	Called by the context's free proc before the device closes, once
+ *	every object under it is gone: destructions the firmware refused
+ *	are tried once more; what it still refuses is left to the kernel,
+ *	which destroys every object of the device file when it closes
+ *	(libmlx5's handles of them are never touched again).
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Frees the context's mlx5 state.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void
+Mlx5ContextFree(
+    VerbsContext *c)
+{
+    Mlx5PendingRetry(c);
+    Mlx5PendingForget(c);
+    Tcl_DeleteHashTable(&((Mlx5Context *) c->dv)->cqns);
+    ckfree(c->dv);
+    c->dv = NULL;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * Mlx5ContextMethod --
+ *
+ *	$ctx mlx5 query: mlx5dv_query_device, every field, as a dict.
+ *	$ctx mlx5 pending: the DevX objects whose destruction the firmware
+ *	refused after their commands were gone, as {kind id} pairs.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+Mlx5ContextMethod(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const char *const subs[] = {"pending", "query", NULL};
+    VerbsContext *c = (VerbsContext *) objPtr;
+    struct mlx5dv_context attr;
+    int index, err;
+
+    if (Tcl_GetIndexFromObj(interp, objv[2], subs, "subcommand", 0, &index)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (objc != 3) {
+	Tcl_WrongNumArgs(interp, 3, objv, NULL);
+	return TCL_ERROR;
+    }
+    if (index == 0) {
+	Tcl_SetObjResult(interp, Mlx5PendingList(c));
+	return TCL_OK;
+    }
+    if (!mlx5dv_is_supported(c->ctx->device)) {
+	return Mlx5NotSupported(interp, "mlx5dv_query_device", c);
+    }
+    memset(&attr, 0, sizeof(attr));
+    attr.comp_mask = MLX5DV_CONTEXT_MASK_CQE_COMPRESION
+	    | MLX5DV_CONTEXT_MASK_SWP | MLX5DV_CONTEXT_MASK_STRIDING_RQ
+	    | MLX5DV_CONTEXT_MASK_TUNNEL_OFFLOADS
+	    | MLX5DV_CONTEXT_MASK_DYN_BFREGS
+	    | MLX5DV_CONTEXT_MASK_CLOCK_INFO_UPDATE
+	    | MLX5DV_CONTEXT_MASK_FLOW_ACTION_FLAGS
+	    | MLX5DV_CONTEXT_MASK_DC_ODP_CAPS
+	    | MLX5DV_CONTEXT_MASK_HCA_CORE_CLOCK
+	    | MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS
+	    | MLX5DV_CONTEXT_MASK_SIGNATURE_OFFLOAD
+	    | MLX5DV_CONTEXT_MASK_DCI_STREAMS
+	    | MLX5DV_CONTEXT_MASK_WR_MEMCPY_LENGTH
+	    | MLX5DV_CONTEXT_MASK_CRYPTO_OFFLOAD;
+    err = mlx5dv_query_device(c->ctx, &attr);
+    if (err != 0) {
+	return VerbsSysError(interp, "mlx5dv_query_device", objPtr, NULL,
+		err);
+    }
+    Tcl_SetObjResult(interp, VerbsStructToDict(&mlx5ContextStruct, &attr));
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * DvObjCmd --
+ *
+ *	mlx5::dv obj OBJ: mlx5dv_init_obj of a verbs PD, CQ, QP or SRQ, as
+ *	a dict: pdn; cqn, buf, dbrec, cqe_cnt, cqe_size, cq_uar; qpn,
+ *	dbrec, sq and rq {buf wqe_cnt stride}, bf {reg size},
+ *	uar_mmap_offset (and tirn tisn rqn sqn tir_icm_addr where the
+ *	library gives them); srqn, buf, dbrec, stride, head, tail.
+ *	Addresses are integers.  (For a CQ libmlx5 then leaves the
+ *	cleaning of its entries on QP destruction to the caller.)  A CQ's
+ *	cqn is kept, so that DevX inputs naming it resolve to it.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None beyond the library's.
+ *
+ *----------------------------------------------------------------------
+ */
+
+#define PUT(d, k, v) \
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), v)
+#define U64(v) VerbsU64Obj((uint64_t) (v))
+#define ADDR(p) VerbsU64Obj((uint64_t) (uintptr_t) (p))
+
+static Tcl_Obj *
+QueueDict(
+    void *buf,
+    uint32_t wqeCnt,
+    uint32_t stride)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+
+    PUT(d, "buf", ADDR(buf));
+    PUT(d, "wqe_cnt", U64(wqeCnt));
+    PUT(d, "stride", U64(stride));
+    return d;
+}
+
+int
+Mlx5DvObjInfo(
+    Tcl_Interp *interp,
+    VerbsObj *o,
+    Tcl_Obj **dictPtr)
+{
+    struct mlx5dv_obj dv;
+    uint64_t type;
+    struct mlx5dv_pd pd;
+    struct mlx5dv_cq cq;
+    struct mlx5dv_qp qp;
+    struct mlx5dv_srq srq;
+    Tcl_Obj *d;
+    int err;
+
+    memset(&dv, 0, sizeof(dv));
+    memset(&qp, 0, sizeof(qp));
+    memset(&srq, 0, sizeof(srq));
+    if (o->typePtr == &verbsPdClass) {
+	dv.pd.in = ((VerbsPd *) o)->pd;
+	dv.pd.out = &pd;
+	type = MLX5DV_OBJ_PD;
+    } else if (o->typePtr == &verbsCqClass) {
+	dv.cq.in = ((VerbsCq *) o)->cq;
+	dv.cq.out = &cq;
+	type = MLX5DV_OBJ_CQ;
+    } else if (o->typePtr == &verbsQpClass) {
+	dv.qp.in = ((VerbsQp *) o)->qp;
+	dv.qp.out = &qp;
+	qp.comp_mask = MLX5DV_QP_MASK_UAR_MMAP_OFFSET
+		| MLX5DV_QP_MASK_RAW_QP_HANDLES;
+	type = MLX5DV_OBJ_QP;
+    } else if (o->typePtr == &verbsSrqClass) {
+	dv.srq.in = ((VerbsSrq *) o)->srq;
+	dv.srq.out = &srq;
+	srq.comp_mask = MLX5DV_SRQ_MASK_SRQN;
+	type = MLX5DV_OBJ_SRQ;
+    } else {
+	Tcl_Obj *name = VerbsObjName(o);
+
+	VerbsArgError(interp, "obj", name, "bad object \"%s\": must be a "
+		"pd, cq, qp or srq, not a %s", Tcl_GetString(name),
+		o->typePtr->name);
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    err = mlx5dv_init_obj(&dv, type);
+    if (err != 0) {
+	return VerbsSysError(interp, "mlx5dv_init_obj", o, NULL,
+		err < 0 ? -err : err);
+    }
+    d = Tcl_NewDictObj();
+    switch (type) {
+    case MLX5DV_OBJ_PD:
+	PUT(d, "pdn", U64(pd.pdn));
+	break;
+    case MLX5DV_OBJ_CQ: {
+	/*
+	 * Kept for the reference resolution, which does not call
+	 * mlx5dv_init_obj on CQs itself: libmlx5 marks a CQ it was called
+	 * on as the caller's to clean (of the entries of destroyed QPs).
+	 */
+
+	VerbsContext *c = Mlx5ContextOf(o);
+	int isNew;
+	Tcl_HashEntry *h = Tcl_CreateHashEntry(&Mlx5ContextState(c)->cqns,
+		(char *) ((VerbsCq *) o)->cq, &isNew);
+
+	Tcl_SetHashValue(h, (ClientData) (uintptr_t) cq.cqn);
+	PUT(d, "cqn", U64(cq.cqn));
+	PUT(d, "buf", ADDR(cq.buf));
+	PUT(d, "dbrec", ADDR(cq.dbrec));
+	PUT(d, "cqe_cnt", U64(cq.cqe_cnt));
+	PUT(d, "cqe_size", U64(cq.cqe_size));
+	PUT(d, "cq_uar", ADDR(cq.cq_uar));
+	break;
+    }
+    case MLX5DV_OBJ_QP:
+	PUT(d, "qpn", U64(((VerbsQp *) o)->qp->qp_num));
+	PUT(d, "dbrec", ADDR(qp.dbrec));
+	PUT(d, "sq", QueueDict(qp.sq.buf, qp.sq.wqe_cnt, qp.sq.stride));
+	PUT(d, "rq", QueueDict(qp.rq.buf, qp.rq.wqe_cnt, qp.rq.stride));
+	{
+	    Tcl_Obj *bf = Tcl_NewDictObj();
+
+	    PUT(bf, "reg", ADDR(qp.bf.reg));
+	    PUT(bf, "size", U64(qp.bf.size));
+	    PUT(d, "bf", bf);
+	}
+	if (qp.comp_mask & MLX5DV_QP_MASK_UAR_MMAP_OFFSET) {
+	    PUT(d, "uar_mmap_offset", U64(qp.uar_mmap_offset));
+	}
+	if (qp.comp_mask & MLX5DV_QP_MASK_RAW_QP_HANDLES) {
+	    PUT(d, "tirn", U64(qp.tirn));
+	    PUT(d, "tisn", U64(qp.tisn));
+	    PUT(d, "rqn", U64(qp.rqn));
+	    PUT(d, "sqn", U64(qp.sqn));
+	}
+	break;
+    default:
+	PUT(d, "srqn", U64(srq.srqn));
+	PUT(d, "buf", ADDR(srq.buf));
+	PUT(d, "dbrec", ADDR(srq.dbrec));
+	PUT(d, "stride", U64(srq.stride));
+	PUT(d, "head", U64(srq.head));
+	PUT(d, "tail", U64(srq.tail));
+	break;
+    }
+    *dictPtr = d;
+    return TCL_OK;
+}
+
+static int
+DvObjCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    VerbsObj *o;
+    VerbsContext *c;
+    Tcl_Obj *d;
+
+    if (objc != 2) {
+	Tcl_WrongNumArgs(interp, 1, objv, "obj");
+	return TCL_ERROR;
+    }
+    o = VerbsObjFind(interp, objv[1]);
+    if (o == NULL) {
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("\"%s\" is not a verbs object",
+		Tcl_GetString(objv[1])));
+	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", "obj",
+		Tcl_GetString(objv[1]), NULL);
+	return TCL_ERROR;
+    }
+    c = Mlx5ContextOf(o);
+    if (c == NULL || !mlx5dv_is_supported(c->ctx->device)) {
+	Tcl_Obj *name = VerbsObjName(o);
+	int result = NotMlx5(interp, "mlx5dv_init_obj", name,
+		c ? c->devName : "its device");
+
+	Tcl_DecrRefCount(name);
+	return result;
+    }
+    if (Mlx5DvObjInfo(interp, o, &d) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    Tcl_SetObjResult(interp, d);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * Mlx5AddCommand, MakeEnsembles --
+ *
+ *	Mlx5AddCommand: a command ::mlx5::A::B (name "A::B"), its namespaces
+ *	made as needed.  MakeEnsembles: every namespace under ::mlx5, then
+ *	::mlx5 itself, becomes an ensemble of its exported commands (deepest
+ *	first, so each is a command of the one above).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Creates namespaces and commands.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+Mlx5AddCommand(
+    Tcl_Interp *interp,
+    const char *name,
+    Tcl_ObjCmdProc *proc)
+{
+    Tcl_Obj *full = Tcl_ObjPrintf("%s::%s", MLX5_NS, name);
+    const char *s = Tcl_GetString(full), *p;
+
+    Tcl_IncrRefCount(full);
+    for (p = strstr(s + 2, "::"); p; p = strstr(p + 2, "::")) {
+	Tcl_Obj *ns = Tcl_NewStringObj(s, p - s);
+
+	Tcl_IncrRefCount(ns);
+	if (Tcl_FindNamespace(interp, Tcl_GetString(ns), NULL, 0) == NULL) {
+	    Tcl_CreateNamespace(interp, Tcl_GetString(ns), NULL, NULL);
+	}
+	Tcl_DecrRefCount(ns);
+    }
+    Tcl_CreateObjCommand(interp, s, proc, NULL, NULL);
+    Tcl_DecrRefCount(full);
+    return TCL_OK;
+}
+
+static int
+MakeEnsembles(
+    Tcl_Interp *interp,
+    const char *const namespaces[])
+{
+    const char *const *n;
+
+    for (n = namespaces; *n; n++) {
+	Tcl_Obj *name = Tcl_ObjPrintf("%s%s%s", MLX5_NS, **n ? "::" : "",
+		*n);
+	Tcl_Namespace *nsPtr;
+	int ok;
+
+	Tcl_IncrRefCount(name);
+	nsPtr = Tcl_FindNamespace(interp, Tcl_GetString(name), NULL, 0);
+	ok = nsPtr != NULL && Tcl_Export(interp, nsPtr, "*", 0) == TCL_OK
+		&& (Tcl_FindEnsemble(interp, name, 0) != NULL
+		|| Tcl_CreateEnsemble(interp, Tcl_GetString(name), nsPtr,
+		TCL_ENSEMBLE_PREFIX) != NULL);
+	Tcl_DecrRefCount(name);
+	if (!ok) {
+	    return TCL_ERROR;
+	}
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * Mlx5Init --
+ *
+ *	The mlx5 commands: ::mlx5::context open, ::mlx5::dv obj, DevX
+ *	(mlx5Devx.c), the DV queues and flows (mlx5Queue.c), and their
+ *	ensembles.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Creates commands.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+Mlx5Init(
+    Tcl_Interp *interp)
+{
+    static const char *const namespaces[] = {
+	"devx::obj", "devx::uar", "devx::umem", "devx", "context", "dv",
+	"var", "pp", "qp", "cq", "flow", "", NULL
+    };
+
+    Mlx5AddCommand(interp, "context::open", ContextOpenCmd);
+    Mlx5AddCommand(interp, "dv::obj", DvObjCmd);
+    if (Mlx5DevxInit(interp) != TCL_OK || Mlx5QueueInit(interp) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    return MakeEnsembles(interp, namespaces);
+}
