@@ -159,6 +159,7 @@ export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 if [ ! -f Makefile ] || ! grep -qx "TCL_BIN_DIR	= $tcllib" Makefile ||
    ! grep -q -- "-I$prefix/include" Makefile; then
     "$src/configure" -q --with-tcl="$tcllib" || die "configure failed"
+    make -s clean
 fi
 make -s || die "make failed"
 echo "next.sh: stack ready in $(( $(now) - t0 )) s: kernel $kver, rdma-core $rcver, Tcl $("$tclsh" <<<'puts [info patchlevel]')" >&2
