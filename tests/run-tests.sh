@@ -182,7 +182,7 @@ if [ $vm_too = 1 ] && [ "${VERBS_KNOWNBUG:-}" = 1 ]; then
 	summary+=("${lane}known bugs (not counted): $9 failed as expected, $5 passed (fixed?), $7 skipped")
 	while IFS= read -r line; do
 	    summary+=("${lane}  known bug: $line")
-	done < <(grep -a '^==== .* FAILED$' "$log" | sed 's/^==== //; s/ FAILED$//')
+	done < <(grep -a '^==== [^ ]* .* FAILED$' "$log" | sed 's/^==== //; s/ FAILED$//')
 	while IFS= read -r line; do
 	    summary+=("${lane}  known bug not seen (passed): $line")
 	done < <(grep -a '^++++ .* PASSED$' "$log" | sed 's/^++++ //; s/ PASSED$//')
