@@ -546,6 +546,21 @@ MODULE_SCOPE int	VerbsImportArgs(Tcl_Interp *interp, int objc,
     {"-type", VF_TYPE, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, NULL}
 #define VERBS_FIELD_END {NULL, 0, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL}
 
+/*
+ * The flush work request (ibv_wr_flush, rdma-core 45 and later; the
+ * kernel's rxe has it from 6.2): its opcode, send op and placement
+ * types and selectivity levels, by value, so that the names are the same
+ * against every rdma-core.  Built against one without ibv_wr_flush
+ * (HAVE_IBV_WR_FLUSH undefined), posting a flush is an error.
+ */
+
+#define VERBS_WR_FLUSH		14	/* IBV_WR_FLUSH */
+#define VERBS_QP_EX_WITH_FLUSH	(1 << 11) /* IBV_QP_EX_WITH_FLUSH */
+#define VERBS_FLUSH_GLOBAL	1	/* IBV_FLUSH_GLOBAL */
+#define VERBS_FLUSH_PERSISTENT	2	/* IBV_FLUSH_PERSISTENT */
+#define VERBS_FLUSH_RANGE	0	/* IBV_FLUSH_RANGE */
+#define VERBS_FLUSH_MR		1	/* IBV_FLUSH_MR */
+
 MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
 	verbsDeviceCapFlags[], verbsAtomicCap[], verbsPortState[],
 	verbsPortCapFlags[], verbsPortCapFlags2[], verbsQpTypes[],

@@ -21,6 +21,23 @@
 #include <string.h>
 
 /*
+ * Flags of newer kernels (uapi rdma/ib_user_ioctl_verbs.h and ib_verbs.h)
+ * that rdma-core's verbs.h names only in later versions, or not at all
+ * (the device capabilities): named here so that the tables are the same
+ * against every rdma-core, and a device or kernel without them says so
+ * (by not listing them, or by refusing them with an error).
+ */
+
+#define VERBS_ACCESS_FLUSH_GLOBAL	(1 << 8)
+#define VERBS_ACCESS_FLUSH_PERSISTENT	(1 << 9)
+#define VERBS_ODP_SUPPORT_FLUSH		(1 << 6)
+#define VERBS_ODP_SUPPORT_ATOMIC_WRITE	(1 << 7)
+#define VERBS_DEVICE_FLUSH_GLOBAL	(1ULL << 38)
+#define VERBS_DEVICE_FLUSH_PERSISTENT	(1ULL << 39)
+#define VERBS_DEVICE_ATOMIC_WRITE	(1ULL << 40)
+#define VERBS_WC_FLUSH			8	/* IBV_WC_FLUSH */
+
+/*
  * ------------------------------------------------------------------------
  * Enum and flag names: the C names without the IBV_ prefix and type part,
  * in lower case.  Where a value has several names the first is the one
@@ -64,6 +81,7 @@ const VerbsEnum verbsWcOpcode[] = {
     {"bind_mw", IBV_WC_BIND_MW},
     {"local_inv", IBV_WC_LOCAL_INV},
     {"tso", IBV_WC_TSO},
+    {"flush", VERBS_WC_FLUSH},
     {"atomic_write", IBV_WC_ATOMIC_WRITE},
     {"recv", IBV_WC_RECV},
     {"recv_rdma_with_imm", IBV_WC_RECV_RDMA_WITH_IMM},
@@ -123,6 +141,9 @@ const VerbsEnum verbsDeviceCapFlagsEx[] = {
     DEVICE_CAP_FLAGS
     {"raw_scatter_fcs", IBV_DEVICE_RAW_SCATTER_FCS},
     {"pci_write_end_padding", IBV_DEVICE_PCI_WRITE_END_PADDING},
+    {"flush_global", VERBS_DEVICE_FLUSH_GLOBAL},
+    {"flush_persistent", VERBS_DEVICE_FLUSH_PERSISTENT},
+    {"atomic_write", VERBS_DEVICE_ATOMIC_WRITE},
     {NULL, 0}
 };
 const VerbsEnum verbsAtomicCap[] = {
@@ -207,6 +228,7 @@ const VerbsEnum verbsWrOpcode[] = {
     {"send_with_inv", IBV_WR_SEND_WITH_INV},
     {"tso", IBV_WR_TSO},
     {"atomic_write", IBV_WR_ATOMIC_WRITE},
+    {"flush", VERBS_WR_FLUSH},
     {NULL, 0}
 };
 const VerbsEnum verbsMigState[] = {
@@ -235,6 +257,8 @@ const VerbsEnum verbsAccessFlags[] = {
     {"zero_based", IBV_ACCESS_ZERO_BASED},
     {"on_demand", IBV_ACCESS_ON_DEMAND},
     {"hugetlb", IBV_ACCESS_HUGETLB},
+    {"flush_global", VERBS_ACCESS_FLUSH_GLOBAL},
+    {"flush_persistent", VERBS_ACCESS_FLUSH_PERSISTENT},
     {"relaxed_ordering", IBV_ACCESS_RELAXED_ORDERING},
     {NULL, 0}
 };
@@ -332,6 +356,8 @@ const VerbsEnum verbsSendOps[] = {
     {"local_inv", IBV_QP_EX_WITH_LOCAL_INV},
     {"bind_mw", IBV_QP_EX_WITH_BIND_MW},
     {"send_with_inv", IBV_QP_EX_WITH_SEND_WITH_INV},
+    {"atomic_write", IBV_QP_EX_WITH_ATOMIC_WRITE},
+    {"flush", VERBS_QP_EX_WITH_FLUSH},
     {NULL, 0}
 };
 const VerbsEnum verbsCqWcFlags[] = {
@@ -492,6 +518,8 @@ static const VerbsEnum odpTransportCaps[] = {
     {"read", IBV_ODP_SUPPORT_READ},
     {"atomic", IBV_ODP_SUPPORT_ATOMIC},
     {"srq_recv", IBV_ODP_SUPPORT_SRQ_RECV},
+    {"flush", VERBS_ODP_SUPPORT_FLUSH},
+    {"atomic_write", VERBS_ODP_SUPPORT_ATOMIC_WRITE},
     {NULL, 0}
 };
 #define QPT_BIT(name, t) {name, 1u << (t)}

@@ -109,7 +109,11 @@ GetSge(
  *
  *	Post as many send WRs as depth, batch and count allow (every
  *	signal-th and the last one signalled; wr_id is the sequence
- *	number), and top the peer's receive queue up.
+ *	number), and top the peer's receive queue up.  A UD send to the
+ *	peer is only posted once a receive for it has been posted: UD has
+ *	no flow control, and a message that finds the peer's receive queue
+ *	empty is dropped (RC would retry after an RNR NAK), so the sender
+ *	is paced to the receive queue and any loss that remains is real.
  *
  * Results:
  *	A standard Tcl result.
@@ -129,6 +133,13 @@ PostSends(
     uint64_t left = b->count - b->posted;
     int n, i, err;
 
+    if (b->peer && b->qp->qp->qp_type == IBV_QPT_UD) {
+	uint64_t credit = b->recvPosted - b->posted;
+
+	if (left > credit) {
+	    left = credit;
+	}
+    }
     n = (int) (room < left ? room : left);
     if (n > b->batch) {
 	n = b->batch;

@@ -46,7 +46,8 @@ static const VerbsField mrCget[] = {
     VERBS_FIELD_END
 };
 
-static Tcl_ObjCmdProc MrCreateCmd, MrDmabufCmd, MrImportCmd, MrNullCmd,
+static Tcl_ObjCmdProc MrCreateCmd, MrDmabufCmd, MrImplicitCmd, MrImportCmd,
+	MrNullCmd,
 	MwCreateCmd;
 static int	DmMrNew(Tcl_Interp *interp, VerbsPd *p, VerbsDm *d,
 		    uint64_t offset, size_t length, int access,
@@ -55,7 +56,8 @@ static VerbsGetProc MrAddr;
 
 static const VerbsCtor mrCtors[] = {
     {"create", MrCreateCmd}, {"dmabuf", MrDmabufCmd},
-    {"import", MrImportCmd}, {"null", MrNullCmd}, {NULL, NULL}
+    {"implicit", MrImplicitCmd}, {"import", MrImportCmd},
+    {"null", MrNullCmd}, {NULL, NULL}
 };
 
 /*
@@ -808,6 +810,69 @@ MrNullCmd(
     }
     return VerbsObjWrap(interp, &verbsMrClass, offsetof(VerbsMr, mr), mr,
 	    &p->obj, args.command) ? TCL_OK : TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrImplicitCmd --
+ *
+ *	verbs::mr implicit PD ?-access FLAGS? ?-command NAME?: an implicit
+ *	on-demand-paging MR (ibv_reg_mr of address NULL and length
+ *	SIZE_MAX with on_demand), which covers the whole address space of
+ *	the process; devices whose odp_caps general_caps list
+ *	support_implicit have it.  It has no buffer of its own: its length
+ *	is 0, and work requests reach it through raw sges.
+ *
+ * Results:
+ *	The mr object command's name.
+ *
+ * Side effects:
+ *	ibv_reg_mr.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MrImplicitCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    typedef struct {
+	VerbsCreateHead head;
+	uint64_t access;
+    } ImplicitArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(ImplicitArgs, access, VF_FLAGS, verbsAccessFlags, "flags"),
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    ImplicitArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE};
+    struct ibv_mr *mr;
+    VerbsObj *o;
+    VerbsPd *p;
+    int access;
+
+    if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
+	    &verbsPdClass) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    p = (VerbsPd *) args.head.parent;
+    access = (int) args.access | IBV_ACCESS_ON_DEMAND;
+    mr = ibv_reg_mr(p->pd, NULL, SIZE_MAX, access);
+    if (mr == NULL) {
+	return VerbsSysError(interp, "ibv_reg_mr", &p->obj, "implicit",
+		errno);
+    }
+    o = VerbsObjWrap(interp, &verbsMrClass, offsetof(VerbsMr, mr), mr,
+	    &p->obj, args.head.command);
+    if (o == NULL) {
+	return TCL_ERROR;
+    }
+    ((VerbsMr *) o)->access = access;
+    return TCL_OK;
 }
 
 /*

@@ -86,7 +86,21 @@ const VerbsQpMaker *verbsQpMaker = NULL;	/* See verbs.h. */
 typedef struct MwBind {
     VerbsMw *mw;
     VerbsMr *mr;
+    uint64_t flushLength;	/* A flush work request's length, */
+    uint8_t flushType, flushLevel; /* placement type and selectivity
+				 * (wr_post: ibv_send_wr has no room). */
 } MwBind;
+
+static const VerbsEnum flushTypes[] = {
+    {"global", VERBS_FLUSH_GLOBAL},
+    {"persistent", VERBS_FLUSH_PERSISTENT},
+    {NULL, 0}
+};
+static const VerbsEnum flushLevels[] = {
+    {"range", VERBS_FLUSH_RANGE},
+    {"mr", VERBS_FLUSH_MR},
+    {NULL, 0}
+};
 
 /* Every attr_mask bit ibv_query_qp is asked for. */
 #define QUERY_MASK ((IBV_QP_DEST_QPN << 1) - 1)
@@ -1170,7 +1184,9 @@ typedef struct SendWrArgs {
     VerbsObj *ah;
     Tcl_Obj *bind_info;
     uint64_t compare_add;
+    uint64_t flush_level, flush_type;
     uint32_t imm_data, invalidate_rkey;
+    uint64_t length;
     VerbsObj *mw;
     uint64_t opcode, remote_addr;
     uint32_t remote_qkey, remote_qpn, remote_srqn, rkey;
@@ -1191,8 +1207,11 @@ static const VerbsField sendWrFields[] = {
     WR_FIELD(ah, VF_OBJ, &verbsAhClass),
     WR_FIELD(bind_info, VF_TCLOBJ, NULL),
     WR_FIELD(compare_add, VF_UINT, NULL),
+    WR_FIELD(flush_level, VF_ENUM, flushLevels),
+    WR_FIELD(flush_type, VF_FLAGS, flushTypes),
     WR_FIELD(imm_data, VF_UINT, NULL),
     WR_FIELD(invalidate_rkey, VF_UINT, NULL),
+    WR_FIELD(length, VF_UINT, NULL),
     WR_FIELD(mw, VF_OBJ, &verbsMwClass),
     WR_FIELD(opcode, VF_ENUM, verbsWrOpcode),
     WR_FIELD(remote_addr, VF_UINT, NULL),
@@ -1354,6 +1373,14 @@ VerbsCheckSendWr(
 	Tcl_DecrRefCount(name);
 	return TCL_ERROR;
     }
+    if ((int) opcode == VERBS_WR_FLUSH) {
+	/* ibv_send_wr has no room for its length, type and level. */
+	name = VerbsEnumObj(verbsWrOpcode, opcode);
+	VerbsArgError(interp, "opcode", name, "opcode flush is posted with "
+		"wr_post (ibv_wr_flush)");
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
     if (q->qpType != IBV_QPT_UD) {
 	if (ah || udKeys) {
 	    return VerbsArgError(interp, "ah", NULL,
@@ -1462,6 +1489,8 @@ ParseSendWr(
     memset(&a, 0, sizeof(a));
     a.opcode = IBV_WR_SEND;
     a.remote_qkey = q->qkey;
+    a.flush_type = VERBS_FLUSH_GLOBAL;
+    a.flush_level = VERBS_FLUSH_RANGE;
     if (VerbsDictToStruct(interp, &sendWrStruct, "wr", dictObj, &a, &given)
 	    != TCL_OK) {
 	return TCL_ERROR;
@@ -1482,6 +1511,26 @@ ParseSendWr(
 	return TCL_ERROR;
     }
 
+    if ((int) wr->opcode == VERBS_WR_FLUSH) {
+	/*
+	 * A flush (wr_post only) carries no data: the responder makes the
+	 * range (or, with flush_level mr, the whole MR) under rkey
+	 * visible (global) or persistent.
+	 */
+
+	if (q->qpType != IBV_QPT_RC && q->qpType != IBV_QPT_XRC_SEND) {
+	    VerbsArgError(interp, "opcode", NULL, "opcode flush is for rc "
+		    "and xrc_send qps");
+	    goto done;
+	}
+	wr->wr.rdma.remote_addr = a.remote_addr;
+	wr->wr.rdma.rkey = a.rkey;
+	bind->flushLength = a.length;
+	bind->flushType = (uint8_t) a.flush_type;
+	bind->flushLevel = (uint8_t) a.flush_level;
+	result = TCL_OK;
+	goto done;
+    }
     if (VerbsCheckSendWr(interp, q, wr->opcode, ah, (given & WR_UD_KEY) != 0)
 	    != TCL_OK) {
 	goto done;
@@ -1679,6 +1728,45 @@ FinishSendWrs(
     ckfree(binds);
 }
 
+/*
+ *----------------------------------------------------------------------
+ *
+ * NoFlush --
+ *
+ *	Refuse flush work requests for ibv_post_send, whose ibv_send_wr
+ *	has no room for a flush's length, type and level (wr_post takes
+ *	them).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+NoFlush(
+    Tcl_Interp *interp,
+    struct ibv_send_wr *wrs,
+    int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+	if ((int) wrs[i].opcode == VERBS_WR_FLUSH) {
+	    Tcl_Obj *name = VerbsEnumObj(verbsWrOpcode, wrs[i].opcode);
+
+	    VerbsArgError(interp, "opcode", name, "opcode flush is posted "
+		    "with wr_post (ibv_wr_flush)");
+	    Tcl_DecrRefCount(name);
+	    return TCL_ERROR;
+	}
+    }
+    return TCL_OK;
+}
+
 static int
 QpPostSend(
     Tcl_Interp *interp,
@@ -1694,7 +1782,7 @@ QpPostSend(
 	return TCL_ERROR;
     }
     if (ParseSendWrs(interp, (VerbsQp *) objPtr, n, objv + 2, &wrs, &binds)
-	    == TCL_OK) {
+	    == TCL_OK && NoFlush(interp, wrs, n) == TCL_OK) {
 	err = ibv_post_send(((VerbsQp *) objPtr)->qp, wrs, &bad);
 	posted = err ? (bad ? (int) (bad - wrs) : 0) : n;
 	result = err ? PostFailed(interp, objPtr, "ibv_post_send", posted,
@@ -1891,7 +1979,12 @@ SendOpOf(
     case IBV_WR_LOCAL_INV: return IBV_QP_EX_WITH_LOCAL_INV;
     case IBV_WR_BIND_MW: return IBV_QP_EX_WITH_BIND_MW;
     case IBV_WR_SEND_WITH_INV: return IBV_QP_EX_WITH_SEND_WITH_INV;
-    default: return 0;		/* No builder here (tso, atomic_write). */
+    case IBV_WR_ATOMIC_WRITE: return IBV_QP_EX_WITH_ATOMIC_WRITE;
+    default:
+	if ((int) opcode == VERBS_WR_FLUSH) {
+	    return VERBS_QP_EX_WITH_FLUSH;
+	}
+	return 0;		/* No builder here (tso). */
     }
 }
 
@@ -1929,6 +2022,19 @@ QpWrPost(
 	    VerbsArgError(interp, "opcode", name, "%s was not created with "
 		    "send op %s", Tcl_GetString(objv[0]), Tcl_GetString(name));
 	    Tcl_DecrRefCount(name);
+	    goto done;
+	}
+#ifndef HAVE_IBV_WR_FLUSH
+	if ((int) wrs[i].opcode == VERBS_WR_FLUSH) {
+	    /* Built against a libibverbs without ibv_wr_flush. */
+	    VerbsSysError(interp, "ibv_wr_flush", objPtr, NULL, EOPNOTSUPP);
+	    goto done;
+	}
+#endif
+	if (wrs[i].opcode == IBV_WR_ATOMIC_WRITE && (wrs[i].num_sge != 1
+		|| wrs[i].sg_list[0].length != 8)) {
+	    VerbsArgError(interp, "sg_list", NULL, "an atomic_write work "
+		    "request writes the 8 bytes of one sge");
 	    goto done;
 	}
     }
@@ -1978,7 +2084,22 @@ QpWrPost(
 		    &w->bind_mw.bind_info);
 	    hasData = 0;
 	    break;
+	case IBV_WR_ATOMIC_WRITE:
+	    /* The 8 bytes the sg_list holds (checked above); the provider
+	     * copies them now. */
+	    ibv_wr_atomic_write(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr,
+		    (const void *) (uintptr_t) w->sg_list[0].addr);
+	    hasData = 0;
+	    break;
 	default:
+#ifdef HAVE_IBV_WR_FLUSH
+	    if ((int) w->opcode == VERBS_WR_FLUSH) {
+		ibv_wr_flush(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr,
+			(size_t) binds[i].flushLength, binds[i].flushType,
+			binds[i].flushLevel);
+		hasData = 0;
+	    }
+#endif
 	    break;		/* Refused above: not among verbsSendOps. */
 	}
 	if (q->qpType == IBV_QPT_UD) {

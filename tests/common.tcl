@@ -60,8 +60,18 @@ testConstraint tcl9 [package vsatisfies [package provide Tcl] 9-]
 #	pacing     packet pacing (ibv_modify_qp_rate_limit)
 #	rtclock    the device's raw clock (ibv_query_rt_values_ex)
 #	dm         device memory (ibv_alloc_dm)
+#	implicitOdp  implicit on-demand paging (support_implicit)
+#	odpRc      ODP for RC send, recv, write and read (rc_odp_caps)
+#	odpUd      ODP for UD send and recv (ud_odp_caps)
+#	odpAtomicWrite, odpFlush  ODP for RC atomic write, flush
+#	atomicWrite  the device does atomic write (device_cap_flags_ex)
+#	flushGlobal  the device does flush to global visibility
+#	flushPersistent  the device does flush to persistence
 testConstraint mlx5 [string match mlx5_* $::vt::dev]
-foreach c {odp cqmod pacing rtclock dm} {testConstraint $c 0}
+foreach c {odp cqmod pacing rtclock dm implicitOdp odpRc odpUd odpAtomicWrite
+	odpFlush atomicWrite flushGlobal flushPersistent} {
+    testConstraint $c 0
+}
 if {$::vt::dev ne ""} {
     apply {{} {
 	set ctx [verbs::context open $::vt::dev]
@@ -73,6 +83,23 @@ if {$::vt::dev ne ""} {
 	    [expr {[dict get $x packet_pacing_caps qp_rate_limit_max] > 0}]
 	testConstraint rtclock [expr {[dict get $x hca_core_clock] > 0}]
 	testConstraint dm [expr {[dict get $x max_dm_size] > 0}]
+	set odp [dict get $x odp_caps]
+	set rc [dict get $odp per_transport_caps rc_odp_caps]
+	set ud [dict get $odp per_transport_caps ud_odp_caps]
+	testConstraint implicitOdp \
+	    [expr {"support_implicit" in [dict get $odp general_caps]}]
+	testConstraint odpRc [expr {[testConstraint odp] && "send" in $rc
+	    && "recv" in $rc && "write" in $rc && "read" in $rc}]
+	testConstraint odpUd [expr {[testConstraint odp] && "send" in $ud
+	    && "recv" in $ud}]
+	testConstraint odpAtomicWrite \
+	    [expr {[testConstraint odp] && "atomic_write" in $rc}]
+	testConstraint odpFlush [expr {[testConstraint odp] && "flush" in $rc}]
+	set caps [dict get $x device_cap_flags_ex]
+	foreach {c flag} {atomicWrite atomic_write flushGlobal flush_global
+	    flushPersistent flush_persistent} {
+	    testConstraint $c [expr {$flag in $caps}]
+	}
     }}
 }
 
@@ -129,3 +156,10 @@ proc ::vt::capable {script} {
     $ctx close
     return $ok
 }
+
+# advise: the provider has ibv_advise_mr for ODP MRs (rdma-core's rxe
+# provider in newer versions; Debian 12's rdma-core 44 has none).
+testConstraint advise [expr {[testConstraint odp] && [vt::capable {
+    set m [verbs::mr create $pd -length 4096 -access {local_write on_demand}]
+    $pd advise_mr prefetch [list [list $m 0 4096]]
+}]}]

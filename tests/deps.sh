@@ -1,12 +1,13 @@
 #!/bin/sh
-# deps.sh ?build|vm|tcl9|all? --
+# deps.sh ?build|vm|tcl9|next|all? --
 #
 # Installs the Debian packages the build and the host's test run (build),
-# the Soft-RoCE VM harness and the tests in it (vm) and the Tcl 9 build of
-# make test-tcl9 (tcl9) need, when they are missing.  tcl-expect drives
-# the examples and the C tools they talk to (tests/expect.tcl);
-# rdmacm-utils has rdma_server and rdma_client; tcl-thread is the Thread
-# package of thread.test.  Does nothing when all are
+# the Soft-RoCE VM harness and the tests in it (vm), the Tcl 9 build of
+# make test-tcl9 (tcl9) and the stack of make test-next (next) need, when
+# they are missing.  tcl-expect drives the examples and the C tools they
+# talk to (tests/expect.tcl); rdmacm-utils has rdma_server and
+# rdma_client; tcl-thread is the Thread package of thread.test.  Does
+# nothing when all are
 # present; needs root (or sudo) otherwise.
 set -eu
 
@@ -26,12 +27,17 @@ vm="qemu-system-x86 busybox-static iproute2 kmod cpio xz-utils gzip
 # Tcl 9 from source (tests/tcl9.sh): the system zlib and zip for its
 # zipfs, rather than the copies bundled with it.
 tcl9="gcc make zlib1g-dev zip"
+# The next lane (tests/next.sh): rdma-core from source (cmake, ninja,
+# libnl), the orig tarball (curl), the zstd-packed kernel.
+next="gcc make cmake ninja-build pkg-config libnl-3-dev libnl-route-3-dev
+      python3 curl zstd"
 
 case ${1:-all} in
 build) want=$build ;;
 vm) want=$vm ;;
 tcl9) want=$tcl9 ;;
-*) want="$build $vm $tcl9" ;;
+next) want=$next ;;
+*) want="$build $vm $tcl9 $next" ;;
 esac
 
 missing=

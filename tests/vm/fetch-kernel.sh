@@ -1,5 +1,5 @@
 #!/bin/sh
-# fetch-kernel.sh CACHEDIR
+# fetch-kernel.sh CACHEDIR ?SUITE?
 #
 # Make sure CACHEDIR holds an unpacked Debian kernel image package:
 #   CACHEDIR/boot/vmlinuz-VER
@@ -8,12 +8,20 @@
 # The package is fetched with "apt-get download" and unpacked with
 # "dpkg-deb -x"; nothing is installed on the host.  Running it again when
 # the files are present does nothing.
+#
+# Without SUITE the package comes from the system's own apt sources (the
+# Debian release of the host).  With SUITE (e.g. forky) it comes from that
+# suite of Debian's archive (VERBS_VM_MIRROR, default deb.debian.org),
+# through an apt configuration of its own in CACHEDIR/apt: the system's
+# package lists are neither read nor touched.
 set -eu
 
 die() { echo "fetch-kernel.sh: $*" >&2; exit 1; }
 
-[ $# -eq 1 ] || die "usage: fetch-kernel.sh CACHEDIR"
+[ $# -eq 1 ] || [ $# -eq 2 ] || die "usage: fetch-kernel.sh CACHEDIR ?SUITE?"
 cache=$1
+suite=${2:-}
+mirror=${VERBS_VM_MIRROR:-http://deb.debian.org/debian}
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 
@@ -44,21 +52,27 @@ le() { od -An -t "u$3" -j "$2" -N "$3" "$1" | tr -d ' '; }
 # Under TCG, unpacking the xz-compressed bzImage takes the guest about 2.5 s
 # of every boot.  The kernel is built with CONFIG_PVH, so qemu can start the
 # uncompressed ELF image directly instead.  Pull it out of the bzImage: it
-# is the xz stream that starts at the first xz magic (FD 37 7A 58 5A 00).
-# xz complains about the bytes that follow the stream, so its exit status
-# is ignored and the result is checked as an ELF file instead (its section
+# is the xz stream that starts at the first xz magic (FD 37 7A 58 5A 00),
+# or for a kernel built with CONFIG_KERNEL_ZSTD (Debian 14's) the zstd frame
+# at the first zstd magic (28 B5 2F FD).
+# xz and zstd complain about the bytes that follow the stream, so their exit
+# status is ignored and the result is checked as an ELF file instead (its section
 # headers must lie inside the file; the relocation table the kernel appends
 # after the image only makes it longer).  On any doubt, fall back to the
 # bzImage: vmlinux-VER is an optimisation, not a requirement.
 extract_vmlinux() {
     v=$1 src=$cache/boot/vmlinuz-$1 dst=$cache/boot/vmlinux-$1
     [ -f "$dst" ] && return 0
+    magic='\xfd\x37\x7a\x58\x5a\x00' unpack='xz -dc'
+    if grep -q '^CONFIG_KERNEL_ZSTD=y' "$cache/boot/config-$v" 2>/dev/null; then
+        magic='\x28\xb5\x2f\xfd' unpack='zstd -qdc'
+    fi
     if grep -q '^CONFIG_PVH=y' "$cache/boot/config-$v" 2>/dev/null &&
-       command -v xz >/dev/null 2>&1; then
-        off=$(LC_ALL=C grep -obUaP '\xfd\x37\x7a\x58\x5a\x00' "$src" 2>/dev/null |
+       command -v "${unpack%% *}" >/dev/null 2>&1; then
+        off=$(LC_ALL=C grep -obUaP "$magic" "$src" 2>/dev/null |
               head -n 1 | cut -d: -f1)
         if [ -n "$off" ]; then
-            tail -c +"$((off + 1))" "$src" | xz -dc >"$dst.tmp" 2>/dev/null || :
+            tail -c +"$((off + 1))" "$src" | $unpack >"$dst.tmp" 2>/dev/null || :
             size=$(wc -c <"$dst.tmp")
             if [ "$(od -An -t x1 -N 4 "$dst.tmp" | tr -d ' ')" = 7f454c46 ] &&
                [ "$size" -gt 1000000 ] &&
@@ -75,43 +89,90 @@ extract_vmlinux() {
 
 have_kernel && exit 0
 
+# apt options: the system's configuration, or with a suite one of our own
+# (sources.list, lists and archives in $cache/apt).  As root, apt downloads
+# as the _apt user and then warns that _apt cannot write to the current
+# directory.  Staying root for these downloads is harmless and quiet.
+aptopts=
+[ "$(id -u)" -eq 0 ] && aptopts="-o APT::Sandbox::User=root"
+if [ -n "$suite" ]; then
+    apt=$cache/apt
+    aptopts="$aptopts -o Dir::Etc::SourceList=$apt/sources.list
+        -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists=$apt/lists
+        -o Dir::Cache=$apt/cache -o Debug::NoLocking=1
+        -o Acquire::Languages=none -o APT::Architectures=amd64"
+fi
+# shellcheck disable=SC2086
+aptget() { apt-get -q $aptopts "$@"; }
+# shellcheck disable=SC2086
+aptcache() { apt-cache $aptopts "$@"; }
+
+# The concrete package behind the linux-image-amd64 meta package.
+resolve() {
+    aptcache depends linux-image-amd64 2>/dev/null |
+        sed -n 's/^ *Depends: *\(linux-image-[0-9][^ ]*\).*/\1/p' | head -n 1
+}
+
+# The packages holding the files of image package $1: itself, and since
+# Debian 14 (where linux-image-VER is empty) the linux-binary-VER (vmlinuz),
+# linux-modules-VER and linux-base-VER (config, System.map,
+# modules.builtin) it depends on.
+parts() {
+    echo "$1"
+    aptcache depends "$1" 2>/dev/null |
+        sed -n 's/^ *Depends: *\(linux-\(binary\|modules\|base\)-[0-9][^ ]*\).*/\1/p'
+}
+
 if ! unpacked; then
-    # Reuse a package that is already in the cache (e.g. copied in by hand
+    # Reuse packages that are already in the cache (e.g. copied in by hand
     # on a machine without network); otherwise resolve the concrete package
     # behind the linux-image-amd64 meta package and download it.
-    deb=
-    for d in "$cache"/linux-image-*.deb; do
-        [ -f "$d" ] && deb=$d
+    have_debs=
+    for d in "$cache"/linux-image-*.deb "$cache"/linux-binary-*.deb; do
+        [ -f "$d" ] && have_debs=1
     done
-    if [ -z "$deb" ]; then
-        resolve() {
-            apt-cache depends linux-image-amd64 2>/dev/null |
-                sed -n 's/^ *Depends: *\(linux-image-[0-9][^ ]*\).*/\1/p' | head -n 1
-        }
+    if [ -z "$have_debs" ]; then
+        if [ -n "$suite" ]; then
+            mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
+            echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
+                >"$apt/sources.list"
+            echo "fetch-kernel.sh: reading Debian $suite's package list" >&2
+            aptget update >&2 || die "apt-get update for $suite failed"
+        fi
         pkg=$(resolve)
-        if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ]; then
+        if [ -z "$pkg" ] && [ -z "$suite" ] && [ "$(id -u)" -eq 0 ]; then
             # A fresh machine may have no package lists yet.
             echo "fetch-kernel.sh: apt-get update" >&2
             apt-get update -q >&2 || :
             pkg=$(resolve)
         fi
         [ -n "$pkg" ] || die "cannot resolve linux-image-amd64 (apt-get update needed?)"
-        echo "fetch-kernel.sh: downloading $pkg" >&2
-        # As root, apt downloads as the _apt user and then warns that _apt
-        # cannot write to the current directory.  Staying root for this
-        # one download is harmless and quiet.
-        sandbox=
-        [ "$(id -u)" -eq 0 ] && sandbox="-o APT::Sandbox::User=root"
+        pkgs=$(parts "$pkg" | tr '\n' ' ')
+        echo "fetch-kernel.sh: downloading $pkgs${suite:+from $suite}" >&2
         # shellcheck disable=SC2086
-        (cd "$cache" && apt-get -q $sandbox download "$pkg") >&2 ||
-            die "apt-get download $pkg failed"
-        for d in "$cache"/"$pkg"_*.deb; do
-            [ -f "$d" ] && deb=$d
-        done
-        [ -n "$deb" ] || die "downloaded package not found in $cache"
+        (cd "$cache" && aptget download $pkgs) >&2 ||
+            die "apt-get download $pkgs failed"
     fi
-    echo "fetch-kernel.sh: unpacking ${deb##*/}" >&2
-    dpkg-deb -x "$deb" "$cache" || die "cannot unpack $deb"
+    for d in "$cache"/linux-*.deb; do
+        [ -f "$d" ] || continue
+        echo "fetch-kernel.sh: unpacking ${d##*/}" >&2
+        dpkg-deb -x "$d" "$cache" || die "cannot unpack $d"
+    done
+    # Debian 14's packages keep everything in usr/lib/modules/VER (the
+    # kernel as vmlinuz, its config, ...): move it to the layout of the
+    # older ones, which the rest of the harness uses.
+    for m in "$cache"/usr/lib/modules/*; do
+        [ -f "$m/vmlinuz" ] || continue
+        v=${m##*/}
+        mkdir -p "$cache/boot" "$cache/lib/modules"
+        rm -rf "$cache/lib/modules/$v"
+        mv "$m" "$cache/lib/modules/$v"
+        for f in vmlinuz config System.map; do
+            [ -f "$cache/lib/modules/$v/$f" ] &&
+                ln -sf "../lib/modules/$v/$f" "$cache/boot/$f-$v"
+        done
+    done
+    unpacked || die "no kernel found in the unpacked packages"
 fi
 
 for k in "$cache"/boot/vmlinuz-*; do

@@ -41,14 +41,18 @@ if [ -f "$out" ]; then
     [ -z "$stale" ] && exit 0
 fi
 
+builtin=
+[ -f "$moddir/modules.builtin" ] && builtin=$moddir/modules.builtin
+
 # Resolve the module list in dependency order (dependencies first, each
-# module once).  modules.dep lines look like
+# module once); modules built into the kernel (modules.builtin, e.g.
+# virtio_pci in Debian 14's kernel) are left out.  modules.dep lines look like
 #   kernel/fs/9p/9p.ko: kernel/net/9p/9pnet.ko kernel/fs/netfs/netfs.ko ...
 # and paths may end in .ko.xz/.ko.zst/.ko.gz depending on the distribution.
 order=$(awk -v wanted="$wanted" '
     function base(p) { sub(/.*\//, "", p); sub(/\.ko(\.[a-z]+)?$/, "", p); gsub(/-/, "_", p); return p }
     function visit(m,   i, n, d) {
-        if (m in done) return
+        if (m in done || m in builtin) return
         if (!(m in path)) { print "mkinitramfs.sh: module " m " not found" > "/dev/stderr"; bad = 1; return }
         done[m] = 1
         n = split(deps[m], d, " ")
@@ -56,6 +60,7 @@ order=$(awk -v wanted="$wanted" '
         for (i = n; i >= 1; i--) visit(base(d[i]))
         print m "\t" path[m]
     }
+    FILENAME != depfile { builtin[base($1)] = 1; next }
     {
         p = $1; sub(/:$/, "", p)
         m = base(p); path[m] = p
@@ -65,7 +70,8 @@ order=$(awk -v wanted="$wanted" '
         n = split(wanted, w, " ")
         for (i = 1; i <= n; i++) visit(w[i])
         exit bad
-    }' "$moddir/modules.dep") || die "cannot resolve module dependencies"
+    }' depfile="$moddir/modules.dep" $builtin "$moddir/modules.dep") ||
+    die "cannot resolve module dependencies"
 
 tmp=$(mktemp -d "$cache/initramfs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

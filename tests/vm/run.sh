@@ -77,7 +77,19 @@ verbose=${VERBS_VM_VERBOSE:-}
 timing=${VERBS_VM_TIMING:-}
 t_start=$EPOCHREALTIME
 
-cache=${VERBS_VM_CACHE:-$PWD/build/vm}
+# Which kernel: Debian 12's own (the default), or with VERBS_VM_KERNEL=next
+# the newest one of Debian's newest suite (VERBS_VM_NEXT_SUITE, default
+# forky), kept in a cache of its own.
+case ${VERBS_VM_KERNEL:-stable} in
+stable)
+    suite=''
+    cache=${VERBS_VM_CACHE:-$PWD/build/vm} ;;
+next)
+    suite=${VERBS_VM_NEXT_SUITE:-forky}
+    cache=${VERBS_VM_NEXT_CACHE:-$(cd "$here/../.." && pwd)/build/vm-next} ;;
+*)
+    die "VERBS_VM_KERNEL must be stable or next, not '$VERBS_VM_KERNEL'" ;;
+esac
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 
@@ -96,7 +108,7 @@ esac
 # time must not both unpack into the cache.
 exec 9>"$cache/.lock"
 flock 9
-"$here/fetch-kernel.sh" "$cache" || die "fetch-kernel.sh failed"
+"$here/fetch-kernel.sh" "$cache" $suite || die "fetch-kernel.sh failed"
 "$here/mkinitramfs.sh" "$cache" || die "mkinitramfs.sh failed"
 exec 9>&-
 
