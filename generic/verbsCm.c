@@ -18,6 +18,7 @@
 #include "verbs.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <string.h>
@@ -2098,7 +2099,7 @@ CmIdGetRequest(
     VerbsCmId *c = (VerbsCmId *) objPtr, *n;
     struct rdma_cm_id *id;
     struct pollfd pfd;
-    int timeout = 5000, ready;
+    int timeout = 5000, ready, flags, ret, err;
 
     if (objc == 3) {
 	Tcl_WrongNumArgs(interp, 2, objv, "?-timeout ms?");
@@ -2141,8 +2142,37 @@ CmIdGetRequest(
 	VerbsTimeoutCode(interp, 0);
 	return TCL_ERROR;
     }
-    if (rdma_get_request(c->id, &id) != 0) {
-	return VerbsSysError(interp, "rdma_get_request", objPtr, NULL, errno);
+
+    /*
+     * librdmacm drops some events (a request it could not set up, an
+     * event of an id already gone) and then blocks for the next one, which
+     * may never come: the call reads without blocking, and finding nothing
+     * after all is the time limit's error.
+     */
+
+    flags = fcntl(pfd.fd, F_GETFL);
+    if (flags >= 0) {
+	fcntl(pfd.fd, F_SETFL, flags | O_NONBLOCK);
+    }
+    ret = rdma_get_request(c->id, &id);
+    err = errno;
+    if (flags >= 0) {
+	fcntl(pfd.fd, F_SETFL, flags);
+    }
+    if (ret != 0 && (err == EAGAIN || err == EWOULDBLOCK)) {
+	ready = 0;
+    } else if (ret != 0) {
+	return VerbsSysError(interp, "rdma_get_request", objPtr, NULL, err);
+    }
+    if (ready == 0) {
+	Tcl_Obj *name = VerbsObjName(objPtr);
+
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("timed out after %d ms "
+		"waiting for a connect request on %s", timeout,
+		Tcl_GetString(name)));
+	Tcl_DecrRefCount(name);
+	VerbsTimeoutCode(interp, 0);
+	return TCL_ERROR;
     }
     if (NewCmId(interp, NULL, id, NULL, &n) != TCL_OK) {
 	rdma_reject(id, NULL, 0);
