@@ -17,7 +17,10 @@
 #	(and flushed) before it runs, so that after a crash LOGFILE replays
 #	the batch: "tclsh LOGFILE".  The last line of stdout is
 #	"FUZZ-STATS calls errors nocode"; each error without an errorCode is
-#	a line "FUZZ-NOCODE {command} {message}" before it.
+#	a line "FUZZ-NOCODE {command} {message}" before it, and with
+#	FUZZ_PROFILE set in the environment, "FUZZ-PROFILE count key" lines
+#	count the results by message and by command (to see how deep the
+#	calls get).
 
 namespace eval fuzz {
     variable dir [file dirname [file normalize [info script]]]
@@ -36,6 +39,7 @@ namespace eval fuzz {
     variable nocodeSeen		;# sig -> 1, reported once
     array set nocodeSeen {}
     variable slow {}		;# {ms sig cmd} of calls over 200 ms
+    variable prof {}		;# FUZZ_PROFILE: counts by message, sig
     variable typeCache		;# object -> type
     array set typeCache {}
     variable ip0 [expr {[info exists ::env(VERBS_IP0)] ? $::env(VERBS_IP0)
@@ -92,6 +96,13 @@ proc fuzz::call {sig cmd} {
     set dt [expr {[clock milliseconds] - $t0}]
     if {$dt > 200} {
 	lappend slow [list $dt $sig [string range $cmd 0 150]]
+    }
+    if {[info exists ::env(FUZZ_PROFILE)]} {
+	variable prof
+	set k [expr {$rc ? [regsub -all {"[^"]*"} [string range $msg 0 50] Q]
+	    : "OK"}]
+	dict incr prof $k
+	dict incr prof "SIG $sig [expr {$rc ? "err" : "ok"}]"
     }
     if {$rc} {
 	incr errors
@@ -573,7 +584,10 @@ proc fuzz::OneCall {} {
 	# Closing ends parts of the tree: seldom, a context more seldom.
 	if {$m eq "close" && ([chance 0.9]
 		|| ($t eq "context" && [chance 0.9]))} {
-	    set m cget
+	    set m [pick $methods($t)]
+	    if {$m eq "close"} {
+		set m children
+	    }
 	}
 	# A synchronous id's connect, accept and disconnect wait inside
 	# librdmacm for the peer, which nobody answers here, until the
@@ -634,6 +648,12 @@ proc fuzz::main {seed ncalls logfile} {
 	puts [list FUZZ-SLOW {*}$x]
     }
     puts "FUZZ-TREE $treeSize"
+    if {[info exists ::env(FUZZ_PROFILE)]} {
+	variable prof
+	foreach {k n} [lsort -stride 2 -index 1 -integer -decreasing $prof] {
+	    puts [list FUZZ-PROFILE $n $k]
+	}
+    }
     puts "FUZZ-STATS $calls $errors $nocode"
 }
 
