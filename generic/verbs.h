@@ -281,6 +281,10 @@ typedef struct VerbsCmId {
     VerbsCq *epSendCq, *epRecvCq;
     VerbsSrq *epSrq;		/* (or NULL), */
     enum ibv_qp_type epQpType;	/* and its type. */
+    int connectLen;		/* The bytes of the connect data of its
+				 * addrinfo (create_ep) that librdmacm puts
+				 * before the first connect's private data
+				 * in a 256-byte field. */
     int state;			/* Where the id is in its life, as the
 				 * calls and events it saw tell
 				 * (VERBS_CM_* in verbsCm.c); its methods

@@ -1506,8 +1506,23 @@ ConnectCall(
 	    "event or of get_request) not yet answered") != TCL_OK) {
 	return TCL_ERROR;
     }
+
+    /*
+     * librdmacm copies an endpoint's connect data and then the private
+     * data into one 256-byte field without checking their sum.
+     */
+
+    if (connect && c->connectLen + param.private_data_len > 255) {
+	return VerbsArgError(interp, "-private_data", NULL, "-private_data "
+		"is %d bytes: after the %d bytes of the endpoint's connect "
+		"data at most %d fit", param.private_data_len, c->connectLen,
+		255 - c->connectLen);
+    }
     if (call(c->id, &param) != 0) {
 	return CallFailed(interp, c, name, NULL);
+    }
+    if (connect) {
+	c->connectLen = 0;
     }
     c->state = connect ? CM_CONNECT : IsUd(c->id) ? CM_CONNECTED
 	    : CM_ACCEPT;
@@ -2499,6 +2514,11 @@ CmCreateEpCmd(
 	    return TCL_ERROR;
 	}
 	rai.ai_connect_len = (size_t) n;
+	if (n > 255) {
+	    /* librdmacm would copy it into a 256-byte field. */
+	    return VerbsArgError(interp, "connect", NULL, "connect is %"
+		    TCL_SIZE_MODIFIER "d bytes: at most 255 fit", n);
+	}
     }
     if (!(rai.ai_flags & RAI_PASSIVE) && !dstLen) {
 	return VerbsArgError(interp, "dst_addr", NULL, "an active endpoint "
@@ -2559,6 +2579,7 @@ CmCreateEpCmd(
 	return TCL_ERROR;
     }
     c->state = (rai.ai_flags & RAI_PASSIVE) ? CM_BOUND : CM_ROUTE_RESOLVED;
+    c->connectLen = (int) rai.ai_connect_len;
     if (q) {
 	VerbsQpAdopt(interp, q, id->qp, p, sendCq, recvCq, srq, c);
     } else if (p) {
