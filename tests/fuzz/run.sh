@@ -1,12 +1,13 @@
 #!/bin/bash
-# run.sh ?normal|asan? --
+# run.sh ?normal|asan|tcl9? --
 #
 # make fuzz / make fuzz-asan: runs the fuzzer (tests/fuzz/fuzz.tcl) from a
 # build directory, on the host's device (DEVICE=...) or, without one, in
 # the Soft-RoCE VM of tests/vm, and saves the reproducers it prints under
 # build/fuzz/ (a script per crashed, hung or sanitizer-reporting batch,
 # with its stderr).  asan builds the ASan/UBSan build in build/asan first
-# (as tests/asan.sh does) and runs each batch under it.
+# (as tests/asan.sh does) and runs each batch under it; tcl9 runs it under
+# Tcl 9 (build/tcl9-ext, as make test-tcl9 builds it).
 #
 # Settings (environment or make variables): FUZZ_CALLS, FUZZ_SEED,
 # FUZZ_BATCH, FUZZ_TIMEOUT (see fuzz.tcl).  Exit status: the driver's (0
@@ -22,7 +23,16 @@ mkdir -p "$out"
 vars=(FUZZ_CALLS="${FUZZ_CALLS:-}" FUZZ_SEED="${FUZZ_SEED:-}"
       FUZZ_BATCH="${FUZZ_BATCH:-}" FUZZ_TIMEOUT="${FUZZ_TIMEOUT:-}" FUZZ_VERBOSE="${FUZZ_VERBOSE:-}")
 lib=$build
-if [ "$mode" = asan ]; then
+if [ "$mode" = tcl9 ]; then
+    # Tcl 9 and the extension built against it, as tests/tcl9.sh makes
+    # them (Tcl 9 is built once into its cache).
+    tcllib=$("$src/tests/tcl9.sh" build) || exit 1
+    TCLSH=$(dirname "$tcllib")/bin/tclsh9.0
+    lib=$build/build/tcl9-ext
+    mkdir -p "$lib"
+    (cd "$lib" && { grep -qx "TCL_BIN_DIR	= $tcllib" Makefile 2>/dev/null ||
+        "$src/configure" -q --with-tcl="$tcllib"; } && make -s) || exit 1
+elif [ "$mode" = asan ]; then
     bdir=$build/build/asan
     mkdir -p "$bdir"
     (cd "$bdir" && { [ -f Makefile ] || "$src/configure" --enable-asan \
