@@ -284,6 +284,14 @@ typedef struct VerbsCmId {
     VerbsCq *epSendCq, *epRecvCq;
     VerbsSrq *epSrq;		/* (or NULL), */
     enum ibv_qp_type epQpType;	/* and its type. */
+    int connectLen;		/* The bytes of the connect data of its
+				 * addrinfo (create_ep) that librdmacm puts
+				 * before the first connect's private data
+				 * in a 256-byte field. */
+    int state;			/* Where the id is in its life, as the
+				 * calls and events it saw tell
+				 * (VERBS_CM_* in verbsCm.c); its methods
+				 * check it before calling librdmacm. */
 } VerbsCmId;
 
 struct VerbsQp {
@@ -617,6 +625,9 @@ MODULE_SCOPE void	VerbsFieldFill(const VerbsField *f, void *base);
 MODULE_SCOPE int	VerbsArgError(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, const char *format, ...)
 			    __attribute__((format(printf, 4, 5)));
+MODULE_SCOPE int	VerbsStateError(Tcl_Interp *interp, VerbsObj *objPtr,
+			    const char *state, const char *method,
+			    const char *needs);
 MODULE_SCOPE void	VerbsTimeoutCode(Tcl_Interp *interp, Tcl_WideInt got);
 MODULE_SCOPE int	VerbsSysError(Tcl_Interp *interp, const char *call,
 			    VerbsObj *objPtr, const char *what, int errnum);

@@ -211,8 +211,8 @@ NewAh(
  *	The words of from_wc and attr_from_wc after the parent: a work
  *	completion dict (as $cq poll returns it: src_qp, slid, sl,
  *	wc_flags, pkey_index, dlid_path_bits ...) and, when its wc_flags
- *	say grh, -grh with the 40 bytes a UD receive puts first in its
- *	buffer.  -port defaults to 1.
+ *	say grh or the port is an Ethernet one, -grh with the 40 bytes a
+ *	UD receive puts first in its buffer.  -port defaults to 1.
  *
  * Results:
  *	A standard Tcl result; fills *wc, *grh, *portPtr.
@@ -262,9 +262,35 @@ ParseWcArgs(
 	return TCL_ERROR;
     }
     if (args->grh == NULL) {
+	struct ibv_context *ctx = (parentClass == &verbsPdClass)
+		? ((VerbsPd *) args->head.parent)->pd->context
+		: ((VerbsContext *) args->head.parent)->ctx;
+	struct ibv_port_attr pattr;
+	int err;
+
 	if (wc->wc_flags & IBV_WC_GRH) {
 	    return VerbsArgError(interp, "-grh", NULL, "the completion has "
 		    "a grh: give its 40 bytes with -grh");
+	}
+
+	/*
+	 * On an Ethernet port libibverbs takes the address from the GRH
+	 * whatever the flags say (and reads a NULL one).
+	 */
+
+	memset(&pattr, 0, sizeof(pattr));
+	err = ibv_query_port(ctx, args->port, &pattr);
+	if (err) {
+	    char what[32];
+
+	    snprintf(what, sizeof(what), "port %u", (unsigned) args->port);
+	    return VerbsSysError(interp, "ibv_query_port", args->head.parent,
+		    what, err);
+	}
+	if (pattr.link_layer == IBV_LINK_LAYER_ETHERNET) {
+	    return VerbsArgError(interp, "-grh", NULL, "port %u is an "
+		    "ethernet port, whose addresses come from the grh: give "
+		    "its 40 bytes with -grh", (unsigned) args->port);
 	}
 	return TCL_OK;
     }

@@ -886,6 +886,43 @@ VerbsArgError(
     return TCL_ERROR;
 }
 
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsStateError --
+ *
+ *	The error of a method called on an object in a state where the C
+ *	library would refuse it or, worse, dereference something not yet
+ *	set up: "::verbs::cmid1 is idle: resolve_route needs ...", with the
+ *	errorCode {VERBS STATE type state method}.
+ *
+ * Results:
+ *	TCL_ERROR.
+ *
+ * Side effects:
+ *	Sets the interpreter's result and errorCode.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsStateError(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    const char *state,
+    const char *method,
+    const char *needs)
+{
+    Tcl_Obj *name = VerbsObjName(objPtr);
+
+    Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s is %s: %s needs %s",
+	    Tcl_GetString(name), state, method, needs));
+    Tcl_DecrRefCount(name);
+    Tcl_SetErrorCode(interp, "VERBS", "STATE", objPtr->typePtr->name, state,
+	    method, NULL);
+    return TCL_ERROR;
+}
+
 int
 VerbsSysError(
     Tcl_Interp *interp,

@@ -18,6 +18,7 @@
 #include "verbs.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <string.h>
@@ -98,7 +99,7 @@ static const VerbsMethod cmIdMethods[] = {
 };
 
 static VerbsGetProc CmIdLocalAddr, CmIdRemoteAddr, CmIdQp, CmIdSrcPort,
-	CmIdDstPort;
+	CmIdDstPort, CmIdState;
 
 static const VerbsField cmIdCget[] = {
     VERBS_CGET_PARENT("-channel"),
@@ -110,6 +111,7 @@ static const VerbsField cmIdCget[] = {
     VERBS_CGET_PTR("-port_num", VerbsCmId, id, struct rdma_cm_id, port_num,
 	    VF_UINT, NULL),
     VERBS_CGET_PROC("-qp", CmIdQp),
+    VERBS_CGET_PROC("-state", CmIdState),
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
 };
@@ -142,6 +144,33 @@ static const VerbsEnum cmPortSpaces[] = {
     {"tcp", RDMA_PS_TCP}, {"udp", RDMA_PS_UDP}, {"ipoib", RDMA_PS_IPOIB},
     {"ib", RDMA_PS_IB}, {NULL, 0}
 };
+
+/*
+ * Where an id is in its life (VerbsCmId.state), as the calls made on it
+ * and the events it got tell: librdmacm keeps no such state in user space
+ * and dereferences what a state has not set up yet (the device of an id
+ * whose address is not resolved, ...), so each method checks it first
+ * (CmCheck).  The names are what [$id cget -state] and the errors give.
+ */
+
+enum {
+    CM_IDLE, CM_BOUND, CM_ADDR_QUERY, CM_ADDR_RESOLVED, CM_ROUTE_QUERY,
+    CM_ROUTE_RESOLVED, CM_CONNECT, CM_RESPONSE, CM_ACCEPT, CM_CONNECTED,
+    CM_FAILED, CM_DISCONNECTED, CM_LISTEN, CM_REQUEST, CM_REJECTED,
+    CM_REMOVED
+};
+
+static const char *const cmStateNames[] = {
+    "idle", "bound", "addr_query", "addr_resolved", "route_query",
+    "route_resolved", "connect", "connect_response", "accept", "connected",
+    "failed", "disconnected", "listen", "request", "rejected", "removed"
+};
+
+#define CMS(s)		(1u << (s))
+#define CM_DEVICE	(1u << 31)	/* The id must have a device. */
+#define CM_DATAGRAM	(1u << 30)	/* Port space udp or ipoib. */
+#define CM_CONNECTED_MODE (1u << 29)	/* Port space tcp or ib. */
+#define CM_ANY		(CMS(CM_REMOVED + 1) - 1)	/* Any state. */
 
 /*
  * The fields of an rdma_addrinfo, as [verbs::cm getaddrinfo] gives them
@@ -207,6 +236,123 @@ IsSync(
     VerbsCmId *c)
 {
     return c->obj.parent == NULL;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmCheck --
+ *
+ *	Before a librdmacm call: whether the id has the port space the
+ *	CM_DATAGRAM and CM_CONNECTED_MODE bits ask for, is in one of the
+ *	states of the mask (CMS bits), and has a device if CM_DEVICE asks.  needs says in words what the
+ *	method needs, for the error.  A synchronous id is held to the
+ *	states whose event will come: its calls wait for that event.
+ *
+ * Results:
+ *	A standard Tcl result: an error {VERBS STATE cmid STATE METHOD}
+ *	names the id's state (or its port space, or "nodevice") and what
+ *	the method needs.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmCheck(
+    Tcl_Interp *interp,
+    VerbsCmId *c,
+    const char *method,
+    unsigned mask,
+    const char *needs)
+{
+    const char *state = cmStateNames[c->state];
+
+    if ((mask & CM_DATAGRAM) && !IsUd(c->id)) {
+	return VerbsStateError(interp, &c->obj, c->id->ps == RDMA_PS_IB
+		? "ib" : "tcp", method, "an id of the udp or ipoib port space");
+    }
+    if ((mask & CM_CONNECTED_MODE) && IsUd(c->id)) {
+	return VerbsStateError(interp, &c->obj, c->id->ps == RDMA_PS_UDP
+		? "udp" : "ipoib", method, "an id of the tcp port space: "
+		"a datagram id has no connection");
+    }
+    if (!(mask & CMS(c->state))) {
+	return VerbsStateError(interp, &c->obj, state, method, needs);
+    }
+    if ((mask & CM_DEVICE) && c->id->verbs == NULL) {
+	return VerbsStateError(interp, &c->obj, "nodevice", method,
+		"an id with a device: resolve_addr, or bind to a local "
+		"address");
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * NoteEvent --
+ *
+ *	An event changes the state of its id (the new id of a connect
+ *	request is in the request state).  Every event read, from a
+ *	channel or by a synchronous call, comes here.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Sets VerbsCmId.state.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+NoteEvent(
+    struct rdma_cm_event *ev)
+{
+    VerbsCmId *c = (VerbsCmId *) ev->id->context;
+
+    if (c == NULL) {
+	return;
+    }
+    switch (ev->event) {
+    case RDMA_CM_EVENT_ADDR_RESOLVED:
+	c->state = CM_ADDR_RESOLVED;
+	break;
+    case RDMA_CM_EVENT_ADDR_ERROR:
+	c->state = CM_BOUND;
+	break;
+    case RDMA_CM_EVENT_ROUTE_RESOLVED:
+	c->state = CM_ROUTE_RESOLVED;
+	break;
+    case RDMA_CM_EVENT_ROUTE_ERROR:
+	c->state = CM_ADDR_RESOLVED;
+	break;
+    case RDMA_CM_EVENT_CONNECT_REQUEST:
+	c->state = CM_REQUEST;
+	break;
+    case RDMA_CM_EVENT_CONNECT_RESPONSE:
+	c->state = CM_RESPONSE;
+	break;
+    case RDMA_CM_EVENT_CONNECT_ERROR:
+    case RDMA_CM_EVENT_UNREACHABLE:
+    case RDMA_CM_EVENT_REJECTED:
+	c->state = CM_FAILED;
+	break;
+    case RDMA_CM_EVENT_ESTABLISHED:
+	c->state = CM_CONNECTED;
+	break;
+    case RDMA_CM_EVENT_DISCONNECTED:
+	c->state = CM_DISCONNECTED;
+	break;
+    case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	c->state = CM_REMOVED;
+	break;
+    default:
+	break;
+    }
 }
 
 /*
@@ -288,6 +434,7 @@ EventDict(
     uint8_t len = 0;
     int ud = 0;
 
+    NoteEvent(ev);
     PutKey(d, "event", VerbsEnumObj(cmEventNames, ev->event));
     PutKey(d, "id", ev->id->context ? VerbsObjName((VerbsObj *)
 	    ev->id->context) : Tcl_NewObj());
@@ -534,7 +681,7 @@ VerbsCmDetachQp(
  *----------------------------------------------------------------------
  *
  * CmChannelFree, CmIdFree, CmIdLocalAddr, CmIdRemoteAddr, CmIdSrcPort,
- * CmIdDstPort, CmIdQp --
+ * CmIdDstPort, CmIdQp, CmIdState --
  *
  *	cget options and destruction (children, the ids, go first; an id
  *	lives until the QP made on it is gone).  rdma_destroy_ep destroys
@@ -639,6 +786,17 @@ CmIdQp(
 
     *valuePtr = (id->qp && id->qp->qp_context)
 	    ? VerbsObjName((VerbsObj *) id->qp->qp_context) : Tcl_NewObj();
+    return TCL_OK;
+}
+
+static int
+CmIdState(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    *valuePtr = Tcl_NewStringObj(cmStateNames[((VerbsCmId *) objPtr)->state],
+	    -1);
     return TCL_OK;
 }
 
@@ -975,7 +1133,7 @@ GetSockaddr(
 /*
  *----------------------------------------------------------------------
  *
- * SyncResult, AckSyncEvent --
+ * SyncResult, AckSyncEvent, CallFailed --
  *
  *	The result of a call that librdmacm completes with an event (when
  *	waited is true: not a datagram accept, which has none): on a
@@ -984,7 +1142,9 @@ GetSockaddr(
  *	otherwise the result is empty and the event comes on the channel.
  *	AckSyncEvent acknowledges such an event at once, as for events read
  *	from a channel: an unacknowledged connect request would keep its
- *	listening id from being destroyed.
+ *	listening id from being destroyed.  CallFailed is the error of a
+ *	failed call (errno), after noting the event a synchronous call
+ *	failed on.
  *
  * Results:
  *	TCL_OK.
@@ -994,6 +1154,26 @@ GetSockaddr(
  *
  *----------------------------------------------------------------------
  */
+
+static int
+CallFailed(
+    Tcl_Interp *interp,
+    VerbsCmId *c,
+    const char *call,
+    const char *what)
+{
+    int err = errno;
+
+    /*
+     * A synchronous call that failed on its event left the event in
+     * id->event (the previous one was acknowledged): it tells the state.
+     */
+
+    if (IsSync(c) && c->id->event) {
+	NoteEvent(c->id->event);
+    }
+    return VerbsSysError(interp, call, &c->obj, what, err);
+}
 
 static void
 AckSyncEvent(
@@ -1050,16 +1230,19 @@ CmIdBind(
     int objc,
     Tcl_Obj *const objv[])
 {
+    VerbsCmId *c = (VerbsCmId *) objPtr;
     struct sockaddr_storage ss;
 
     if (GetSockaddr(interp, "address", objv[2], objc > 3 ? objv[3] : NULL,
-	    &ss) != TCL_OK) {
+	    &ss) != TCL_OK
+	    || CmCheck(interp, c, "bind", CMS(CM_IDLE), "an idle id (not "
+	    "yet bound, resolving or listening)") != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (rdma_bind_addr(((VerbsCmId *) objPtr)->id, (struct sockaddr *) &ss)
-	    != 0) {
+    if (rdma_bind_addr(c->id, (struct sockaddr *) &ss) != 0) {
 	return VerbsSysError(interp, "rdma_bind_addr", objPtr, NULL, errno);
     }
+    c->state = CM_BOUND;
     return TCL_OK;
 }
 
@@ -1085,6 +1268,7 @@ CmIdResolveAddr(
     int objc,
     Tcl_Obj *const objv[])
 {
+    VerbsCmId *c = (VerbsCmId *) objPtr;
     ResolveArgs args = {NULL, 2000};
     struct sockaddr_storage dst, src;
 
@@ -1097,15 +1281,16 @@ CmIdResolveAddr(
 	    != TCL_OK
 	    || GetSockaddr(interp, "address", objv[2], objv[3], &dst)
 	    != TCL_OK || (args.src && GetSockaddr(interp, "-src", args.src,
-	    NULL, &src) != TCL_OK)) {
+	    NULL, &src) != TCL_OK)
+	    || CmCheck(interp, c, "resolve_addr", CMS(CM_IDLE) | CMS(CM_BOUND),
+	    "an idle or bound id") != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (rdma_resolve_addr(((VerbsCmId *) objPtr)->id,
-	    args.src ? (struct sockaddr *) &src : NULL,
+    if (rdma_resolve_addr(c->id, args.src ? (struct sockaddr *) &src : NULL,
 	    (struct sockaddr *) &dst, (int) args.timeout) != 0) {
-	return VerbsSysError(interp, "rdma_resolve_addr", objPtr, NULL,
-		errno);
+	return CallFailed(interp, c, "rdma_resolve_addr", NULL);
     }
+    c->state = CM_ADDR_QUERY;
     return SyncResult(interp, objPtr, 1);
 }
 
@@ -1116,6 +1301,7 @@ CmIdResolveRoute(
     int objc,
     Tcl_Obj *const objv[])
 {
+    VerbsCmId *c = (VerbsCmId *) objPtr;
     ResolveArgs args = {NULL, 2000};
 
     if (objc == 3) {
@@ -1124,14 +1310,16 @@ CmIdResolveRoute(
     }
     /* Only -timeout: the row after -src. */
     if (VerbsParseOptions(interp, objc, objv, 2, resolveOptions + 1, &args)
-	    != TCL_OK) {
+	    != TCL_OK
+	    || CmCheck(interp, c, "resolve_route", CMS(CM_ADDR_RESOLVED)
+	    | CM_DEVICE, "a resolved address (resolve_addr and its "
+	    "addr_resolved event)") != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (rdma_resolve_route(((VerbsCmId *) objPtr)->id, (int) args.timeout)
-	    != 0) {
-	return VerbsSysError(interp, "rdma_resolve_route", objPtr, NULL,
-		errno);
+    if (rdma_resolve_route(c->id, (int) args.timeout) != 0) {
+	return CallFailed(interp, c, "rdma_resolve_route", NULL);
     }
+    c->state = CM_ROUTE_QUERY;
     return SyncResult(interp, objPtr, 1);
 }
 
@@ -1142,15 +1330,19 @@ CmIdListen(
     int objc,
     Tcl_Obj *const objv[])
 {
+    VerbsCmId *c = (VerbsCmId *) objPtr;
     uint64_t backlog = 16;
 
-    if (objc == 3 && VerbsGetUInt(interp, "backlog", objv[2], INT32_MAX,
-	    &backlog) != TCL_OK) {
+    if ((objc == 3 && VerbsGetUInt(interp, "backlog", objv[2], INT32_MAX,
+	    &backlog) != TCL_OK)
+	    || CmCheck(interp, c, "listen", CMS(CM_IDLE) | CMS(CM_BOUND),
+	    "an idle or bound id") != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (rdma_listen(((VerbsCmId *) objPtr)->id, (int) backlog) != 0) {
+    if (rdma_listen(c->id, (int) backlog) != 0) {
 	return VerbsSysError(interp, "rdma_listen", objPtr, NULL, errno);
     }
+    c->state = CM_LISTEN;
     return TCL_OK;
 }
 
@@ -1293,16 +1485,48 @@ ConnectCall(
     ConnectProc *call,
     const char *name)
 {
+    VerbsCmId *c = (VerbsCmId *) objPtr;
     struct rdma_conn_param param;
+    int connect = (call == rdma_connect);
 
     if (GetConnParam(interp, objc, objv, &param) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (call(((VerbsCmId *) objPtr)->id, &param) != 0) {
-	return VerbsSysError(interp, name, objPtr, NULL, errno);
+
+    /*
+     * Both calls read the limits of the id's device (NULL before it has
+     * one); accept answers a connect request.
+     */
+
+    if (connect ? CmCheck(interp, c, "connect", CMS(CM_ROUTE_RESOLVED)
+	    | CM_DEVICE, "a resolved route (resolve_route and its "
+	    "route_resolved event)") != TCL_OK
+	    : CmCheck(interp, c, "accept", CMS(CM_REQUEST) | CM_DEVICE,
+	    "an id of a connect request (the id of a connect_request "
+	    "event or of get_request) not yet answered") != TCL_OK) {
+	return TCL_ERROR;
     }
-    return SyncResult(interp, objPtr, call == rdma_connect
-	    || !IsUd(((VerbsCmId *) objPtr)->id));
+
+    /*
+     * librdmacm copies an endpoint's connect data and then the private
+     * data into one 256-byte field without checking their sum.
+     */
+
+    if (connect && c->connectLen + param.private_data_len > 255) {
+	return VerbsArgError(interp, "-private_data", NULL, "-private_data "
+		"is %d bytes: after the %d bytes of the endpoint's connect "
+		"data at most %d fit", param.private_data_len, c->connectLen,
+		255 - c->connectLen);
+    }
+    if (call(c->id, &param) != 0) {
+	return CallFailed(interp, c, name, NULL);
+    }
+    if (connect) {
+	c->connectLen = 0;
+    }
+    c->state = connect ? CM_CONNECT : IsUd(c->id) ? CM_CONNECTED
+	    : CM_ACCEPT;
+    return SyncResult(interp, objPtr, connect || !IsUd(c->id));
 }
 
 static int
@@ -1351,12 +1575,15 @@ CmIdReject(
     }
     if (VerbsParseOptions(interp, objc, objv, 2, options, &args) != TCL_OK
 	    || GetPrivateData(interp, args.private_data, &data, &n)
-	    != TCL_OK) {
+	    != TCL_OK
+	    || CmCheck(interp, (VerbsCmId *) objPtr, "reject", CMS(CM_REQUEST),
+	    "an id of a connect request not yet answered") != TCL_OK) {
 	return TCL_ERROR;
     }
     if (rdma_reject(((VerbsCmId *) objPtr)->id, data, n) != 0) {
 	return VerbsSysError(interp, "rdma_reject", objPtr, NULL, errno);
     }
+    ((VerbsCmId *) objPtr)->state = CM_REJECTED;
     return TCL_OK;
 }
 
@@ -1367,9 +1594,25 @@ CmIdDisconnect(
     int objc VERBS_UNUSED,
     Tcl_Obj *const objv[] VERBS_UNUSED)
 {
-    if (rdma_disconnect(((VerbsCmId *) objPtr)->id) != 0) {
-	return VerbsSysError(interp, "rdma_disconnect", objPtr, NULL, errno);
+    VerbsCmId *c = (VerbsCmId *) objPtr;
+
+    /*
+     * The kernel accepts a disconnect with nothing to end, and then no
+     * event comes: a synchronous id, which waits for it, must be
+     * connected.
+     */
+
+    if (CmCheck(interp, c, "disconnect", CM_CONNECTED_MODE | (IsSync(c)
+	    ? CMS(CM_CONNECTED) : CMS(CM_CONNECT) | CMS(CM_RESPONSE)
+	    | CMS(CM_ACCEPT) | CMS(CM_CONNECTED) | CMS(CM_FAILED)
+	    | CMS(CM_DISCONNECTED)), IsSync(c) ? "a connected id"
+	    : "an id that connects, accepted or is connected") != TCL_OK) {
+	return TCL_ERROR;
     }
+    if (rdma_disconnect(c->id) != 0) {
+	return CallFailed(interp, c, "rdma_disconnect", NULL);
+    }
+    c->state = CM_DISCONNECTED;
     return SyncResult(interp, objPtr, 1);
 }
 
@@ -1389,6 +1632,9 @@ CmIdCreateQp(
 		Tcl_GetString(name)));
 	Tcl_DecrRefCount(name);
 	Tcl_SetErrorCode(interp, "VERBS", "ARG", "qp", "", NULL);
+	return TCL_ERROR;
+    }
+    if (CmCheck(interp, c, "create_qp", CM_ANY | CM_DEVICE, "") != TCL_OK) {
 	return TCL_ERROR;
     }
     return VerbsQpCreate(interp, objc - 1, objv + 1, c);
@@ -1486,6 +1732,11 @@ CmIdJoinMulticast(
     if ((objc % 2) != 1) {
 	Tcl_WrongNumArgs(interp, 2, objv,
 		"address ?-context value? ?-join_flags flags?");
+	return TCL_ERROR;
+    }
+    if (CmCheck(interp, c, "join_multicast", CMS(CM_BOUND)
+	    | CMS(CM_ADDR_RESOLVED) | CM_DATAGRAM | CM_DEVICE, "an id bound "
+	    "to a local address or with its address resolved") != TCL_OK) {
 	return TCL_ERROR;
     }
     j = (VerbsCmJoin *) ckalloc(sizeof(VerbsCmJoin));
@@ -1739,7 +1990,8 @@ CmIdInitQpAttr(
     Tcl_Obj *dict, *v;
 
     if (VerbsGetEnum(interp, verbsQpState, "state", objv[2], &state)
-	    != TCL_OK) {
+	    != TCL_OK || CmCheck(interp, (VerbsCmId *) objPtr, "init_qp_attr",
+	    CM_ANY | CM_DEVICE, "") != TCL_OK) {
 	return TCL_ERROR;
     }
     memset(&attr, 0, sizeof(attr));
@@ -1766,9 +2018,17 @@ CmIdEstablish(
     int objc VERBS_UNUSED,
     Tcl_Obj *const objv[] VERBS_UNUSED)
 {
-    if (rdma_establish(((VerbsCmId *) objPtr)->id) != 0) {
+    VerbsCmId *c = (VerbsCmId *) objPtr;
+
+    if (CmCheck(interp, c, "establish", CMS(CM_RESPONSE), "a "
+	    "connect_response event (a connect of an id without a qp)")
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (rdma_establish(c->id) != 0) {
 	return VerbsSysError(interp, "rdma_establish", objPtr, NULL, errno);
     }
+    c->state = CM_CONNECTED;
     return TCL_OK;
 }
 
@@ -1854,7 +2114,7 @@ CmIdGetRequest(
     VerbsCmId *c = (VerbsCmId *) objPtr, *n;
     struct rdma_cm_id *id;
     struct pollfd pfd;
-    int timeout = 5000, ready;
+    int timeout = 5000, ready, flags, ret, err;
 
     if (objc == 3) {
 	Tcl_WrongNumArgs(interp, 2, objv, "?-timeout ms?");
@@ -1875,6 +2135,10 @@ CmIdGetRequest(
 	Tcl_DecrRefCount(name);
 	return TCL_ERROR;
     }
+    if (CmCheck(interp, c, "get_request", CMS(CM_LISTEN), "a listening id "
+	    "(listen)") != TCL_OK) {
+	return TCL_ERROR;
+    }
     pfd.fd = c->id->channel->fd;
     pfd.events = POLLIN;
     while ((ready = poll(&pfd, 1, timeout)) < 0 && errno == EINTR) {
@@ -1893,8 +2157,37 @@ CmIdGetRequest(
 	VerbsTimeoutCode(interp, 0);
 	return TCL_ERROR;
     }
-    if (rdma_get_request(c->id, &id) != 0) {
-	return VerbsSysError(interp, "rdma_get_request", objPtr, NULL, errno);
+
+    /*
+     * librdmacm drops some events (a request it could not set up, an
+     * event of an id already gone) and then blocks for the next one, which
+     * may never come: the call reads without blocking, and finding nothing
+     * after all is the time limit's error.
+     */
+
+    flags = fcntl(pfd.fd, F_GETFL);
+    if (flags >= 0) {
+	fcntl(pfd.fd, F_SETFL, flags | O_NONBLOCK);
+    }
+    ret = rdma_get_request(c->id, &id);
+    err = errno;
+    if (flags >= 0) {
+	fcntl(pfd.fd, F_SETFL, flags);
+    }
+    if (ret != 0 && (err == EAGAIN || err == EWOULDBLOCK)) {
+	ready = 0;
+    } else if (ret != 0) {
+	return VerbsSysError(interp, "rdma_get_request", objPtr, NULL, err);
+    }
+    if (ready == 0) {
+	Tcl_Obj *name = VerbsObjName(objPtr);
+
+	Tcl_SetObjResult(interp, Tcl_ObjPrintf("timed out after %d ms "
+		"waiting for a connect request on %s", timeout,
+		Tcl_GetString(name)));
+	Tcl_DecrRefCount(name);
+	VerbsTimeoutCode(interp, 0);
+	return TCL_ERROR;
     }
     if (NewCmId(interp, NULL, id, NULL, &n) != TCL_OK) {
 	rdma_reject(id, NULL, 0);
@@ -2221,6 +2514,11 @@ CmCreateEpCmd(
 	    return TCL_ERROR;
 	}
 	rai.ai_connect_len = (size_t) n;
+	if (n > 255) {
+	    /* librdmacm would copy it into a 256-byte field. */
+	    return VerbsArgError(interp, "connect", NULL, "connect is %"
+		    TCL_SIZE_MODIFIER "d bytes: at most 255 fit", n);
+	}
     }
     if (!(rai.ai_flags & RAI_PASSIVE) && !dstLen) {
 	return VerbsArgError(interp, "dst_addr", NULL, "an active endpoint "
@@ -2280,6 +2578,8 @@ CmCreateEpCmd(
 	}
 	return TCL_ERROR;
     }
+    c->state = (rai.ai_flags & RAI_PASSIVE) ? CM_BOUND : CM_ROUTE_RESOLVED;
+    c->connectLen = (int) rai.ai_connect_len;
     if (q) {
 	VerbsQpAdopt(interp, q, id->qp, p, sendCq, recvCq, srq, c);
     } else if (p) {

@@ -36,6 +36,25 @@ proc ::verbs::Options {defaults arglist} {
     return $defaults
 }
 
+# verbs::Object --
+#
+#	The object of TYPE that VALUE names (resolved where the helper was
+#	called from), before a helper calls it: an argument is data, never a
+#	command to run ("exit" or "open" is not a context).
+#
+# Results:
+#	The object's fully qualified name; otherwise the C commands' lookup
+#	error.
+
+proc ::verbs::Object {type value} {
+    set cmd [uplevel 2 [list namespace which -command $value]]
+    if {$cmd eq "" || $cmd ni [objects $type]} {
+	return -code error -errorcode [list VERBS LOOKUP $type $value] \
+	    "\"$value\" is not a verbs $type object"
+    }
+    return $cmd
+}
+
 # verbs::gid_index --
 #
 #	The GID index a connection on CTX's PORT should use.  On an
@@ -46,6 +65,7 @@ proc ::verbs::Options {defaults arglist} {
 #	An index into the port's GID table.
 
 proc ::verbs::gid_index {ctx {port 1}} {
+    set ctx [Object context $ctx]
     set pattr [$ctx query port $port]
     if {[dict get $pattr link_layer] ne "ethernet"} {
 	return 0
@@ -82,6 +102,7 @@ proc ::verbs::gid_index {ctx {port 1}} {
 
 proc ::verbs::endpoint {qp args} {
     set opts [Options {-port 1 -gid_index {} -psn 0} $args]
+    set qp [Object qp $qp]
     set ctx [$qp cget -context]
     set port [dict get $opts -port]
     set gidx [dict get $opts -gid_index]
@@ -107,6 +128,7 @@ proc ::verbs::endpoint {qp args} {
 
 proc ::verbs::connect_qp {qp local remote args} {
     set opts [Options {-init {} -rtr {} -rts {}} $args]
+    set qp [Object qp $qp]
     dict set init port_num [dict get $local port]
     $qp to_init [dict merge $init [dict get $opts -init]]
     if {[$qp cget -qp_type] eq "ud"} {
@@ -153,6 +175,8 @@ proc ::verbs::connect_qp {qp local remote args} {
 proc ::verbs::connect {qp1 qp2 args} {
     set opts [Options {-port1 1 -port2 1 -gid_index1 {} -gid_index2 {}
 	-psn 0 -init {} -rtr {} -rts {}} $args]
+    set qp1 [Object qp $qp1]
+    set qp2 [Object qp $qp2]
     set e1 [endpoint $qp1 -port [dict get $opts -port1] \
 	    -gid_index [dict get $opts -gid_index1] -psn [dict get $opts -psn]]
     set e2 [endpoint $qp2 -port [dict get $opts -port2] \
@@ -173,6 +197,7 @@ proc ::verbs::connect {qp1 qp2 args} {
 #	errorCode {VERBS CM event status}.
 
 proc ::verbs::cm_expect {channel event args} {
+    set channel [Object cmchannel $channel]
     set ev [$channel wait {*}$args]
     if {[dict get $ev event] ne $event} {
 	return -code error -errorcode [list VERBS CM [dict get $ev event] \
