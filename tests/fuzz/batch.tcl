@@ -444,8 +444,14 @@ proc fuzz::Value {sig ph} {
 proc fuzz::Discover {} {
     variable subs
     variable methods
-    foreach c [namespace eval ::verbs {namespace export}] {
-	set cmd ::verbs::$c
+    # Every command the package exports, in ::verbs and ::mlx5.
+    foreach ns {::verbs ::mlx5} {
+	foreach c [namespace eval $ns {namespace export}] {
+	    lappend cmds ${ns}::$c
+	}
+    }
+    foreach cmd $cmds {
+	set c $cmd
 	if {[namespace ensemble exists $cmd]} {
 	    catch {call $c [list $cmd \x01]} msg
 	    set subs($c) {}
@@ -477,10 +483,10 @@ proc fuzz::Discover {} {
     # The usage of every subcommand and method: too many arguments.
     foreach c [array names subs] {
 	if {$subs($c) eq ""} {
-	    catch {call $c [concat ::verbs::$c [lrepeat 30 \x01]]}
+	    catch {call $c [concat $c [lrepeat 30 \x01]]}
 	} else {
 	    foreach s $subs($c) {
-		catch {call [list $c $s] [concat ::verbs::$c $s [lrepeat 30 \x01]]}
+		catch {call [list $c $s] [concat $c $s [lrepeat 30 \x01]]}
 	    }
 	}
     }
@@ -497,8 +503,11 @@ proc fuzz::Discover {} {
 proc fuzz::TypesOf {o} {
     variable typeCache
     if {![info exists typeCache($o)]} {
-	foreach t {ah channel cmchannel cmid context counters cq dm flow
-		flowaction mr mw pd pool qp rwqindtable srq td wq xrcd} {
+	# The type names, from verbs::objects' own refusal of a bad one.
+	catch {verbs::objects \x01} msg
+	regexp {must be (.*)$} $msg -> list
+	regsub -all {,? or } $list {, } list
+	foreach t [split [string map {" " ""} $list] ,] {
 	    foreach x [verbs::objects $t] {
 		set typeCache($x) $t
 	    }
@@ -602,11 +611,11 @@ proc fuzz::OneCall {} {
 	set c [pick [array names subs]]
 	if {$subs($c) eq ""} {
 	    set sig [list $c]
-	    set cmd [concat [list ::verbs::$c] [Args $sig]]
+	    set cmd [concat [list $c] [Args $sig]]
 	} else {
 	    set s [pick $subs($c)]
 	    set sig [list $c $s]
-	    set cmd [concat [list ::verbs::$c $s] [Args $sig]]
+	    set cmd [concat [list $c $s] [Args $sig]]
 	}
     }
     catch {call $sig $cmd}
