@@ -16,7 +16,12 @@ if [ -n "$missing" ]; then
     [ "$(id -u)" -eq 0 ] || sudo=sudo
     $sudo apt-get install -y -q --no-install-recommends $missing >&2
 fi
-export BENCH_SIZES="${BENCH_SIZES:-64 4096}"
+script=inside.sh sizes="64 4096"
+if [ "${1:-}" = cpu ]; then
+    script=cpu.sh sizes=64
+fi
+export BENCH_SIZES="${BENCH_SIZES:-$sizes}"
 exec "$src/tests/vm/run.sh" -- env TCLLIBPATH="$(pwd)" \
     BENCH_SIZES="$BENCH_SIZES" BENCH_COUNT="${BENCH_COUNT:-20000}" \
-    BENCH_LOOP_COUNT="${BENCH_LOOP_COUNT:-2000}" sh "$src/bench/inside.sh"
+    BENCH_LOOP_COUNT="${BENCH_LOOP_COUNT:-2000}" \
+    BENCH_CPU_COUNT="${BENCH_CPU_COUNT:-200}" sh "$src/bench/$script"
