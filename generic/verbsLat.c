@@ -536,7 +536,14 @@ VerbsQpLatency(
      */
 
     for (j = 0; j < l.nsides; j++) {
-	*l.side[j].last = 0;
+	if (!a.server) {
+	    /*
+	     * A remote responder's byte is left as it is: the initiator's
+	     * first message may be here already.
+	     */
+
+	    *l.side[j].last = 0;
+	}
 	if (!l.write && PostRecvs(&l, &l.side[j]) != TCL_OK) {
 	    return TCL_ERROR;
 	}
