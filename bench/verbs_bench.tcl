@@ -64,25 +64,32 @@ if {${-mode} eq "burst"} {
 } elseif {${-mode} eq "loop"} {
     # The per-message loop with the fast forms: the same WR values posted
     # again (their parsed form is cached), completions waited for with
-    # -check and no dict built (-fields {}).
+    # -check and no dict built (-fields {}); in a procedure, as a script's
+    # hot loop would be (local variables, compiled once).
     set swr [list send_flags signaled sg_list [list [list $ma 0 $size]]]
     if {${-opcode} eq "write"} {
 	lappend swr opcode rdma_write {*}$remote
     }
     set rwr [list sg_list [list [list $mb 0 $size]]]
-    set t0 [clock microseconds]
-    if {${-opcode} eq "send"} {
+    proc sendLoop {count qa qb scq rcq swr rwr} {
 	for {set i 0} {$i < $count} {incr i} {
 	    $qb post_recv $rwr
 	    $qa post_send $swr
-	    $scqA wait 1 -check 1 -fields {}
-	    $rcqB wait 1 -check 1 -fields {}
+	    $scq wait 1 -check 1 -fields {}
+	    $rcq wait 1 -check 1 -fields {}
 	}
-    } else {
+    }
+    proc writeLoop {count qa scq swr} {
 	for {set i 0} {$i < $count} {incr i} {
 	    $qa post_send $swr
-	    $scqA wait 1 -check 1 -fields {}
+	    $scq wait 1 -check 1 -fields {}
 	}
+    }
+    set t0 [clock microseconds]
+    if {${-opcode} eq "send"} {
+	sendLoop $count $qa $qb $scqA $rcqB $swr $rwr
+    } else {
+	writeLoop $count $qa $scqA $swr
     }
     set secs [expr {([clock microseconds] - $t0) / 1e6}]
 } else {
