@@ -2,7 +2,9 @@
 """Ping-style latency/rate benchmark written the way a pyverbs user would.
 
 usage: /usr/bin/python3 bench/pyverbs_write.py [--count N] [--size S]
-           [--opcode write|send] DEV1 GIDX1 DEV2 GIDX2
+           [--opcode write|send] [--lat] DEV1 GIDX1 DEV2 GIDX2
+
+With --lat, a ping-pong between the two QPs instead (see latency()).
 
 Opens DEV1 (sender) and DEV2 (receiver; may be the same device), connects an
 RC QP on each to the other within this process (RoCE: global routing with
@@ -103,6 +105,8 @@ def run(args):
         rwr = RecvWR(num_sge=1,
                      sg=[SGE(rx.mr.buf, args.size, rx.mr.lkey)])
 
+    if args.lat:
+        return latency(args, tx, rx)
     start = time.perf_counter()
     for _ in range(args.count):
         if args.opcode == 'write':
@@ -123,11 +127,65 @@ def run(args):
                                 args.count * args.size / secs / 2**20))
 
 
+def latency(args, a, b):
+    """Ping-pong: a sends, b answers, each waiting for the other's message
+    (SEND: the receive completion; WRITE: the last byte of its buffer,
+    read from the MR) and its own send completion.  Prints the half round
+    trips in the same words as bench/verbs_lat.tcl."""
+    size, last = args.size, args.size - 1
+    wrs = {}
+    for me, peer in ((a, b), (b, a)):
+        sge = SGE(me.mr.buf, size, me.mr.lkey)
+        if args.opcode == 'write':
+            wr = SendWR(opcode=e.IBV_WR_RDMA_WRITE, num_sge=1, sg=[sge],
+                        send_flags=e.IBV_SEND_SIGNALED)
+            wr.set_wr_rdma(peer.mr.rkey, peer.mr.buf)
+        else:
+            wr = SendWR(opcode=e.IBV_WR_SEND, num_sge=1, sg=[sge],
+                        send_flags=e.IBV_SEND_SIGNALED)
+            me.rwr = RecvWR(num_sge=1, sg=[SGE(me.mr.buf, size, me.mr.lkey)])
+            me.qp.post_recv(me.rwr)
+        wrs[id(me)] = wr
+    samples = []
+    for i in range(args.count):
+        ping = bytes([(i % 127) * 2 + 2])
+        pong = bytes([(i % 127) * 2 + 3])
+        t0 = time.perf_counter()
+        a.mr.write(ping, 1, last)
+        a.qp.post_send(wrs[id(a)])
+        if args.opcode == 'write':
+            while b.mr.read(1, last) != ping:
+                pass
+        else:
+            wait_completion(b.cq, 'RECV')
+            b.qp.post_recv(b.rwr)
+        b.mr.write(pong, 1, last)
+        b.qp.post_send(wrs[id(b)])
+        wait_completion(b.cq, 'SEND')
+        if args.opcode == 'write':
+            while a.mr.read(1, last) != pong:
+                pass
+            wait_completion(a.cq, 'WRITE')
+        else:
+            wait_completion(a.cq, 'SEND or RECV')
+            wait_completion(a.cq, 'SEND or RECV')
+            a.qp.post_recv(a.rwr)
+        samples.append((time.perf_counter() - t0) * 1e6 / 2)
+    samples.sort()
+    n = len(samples)
+    print('pyverbs-lat lat_%s size %d iters %d usec_typ %.2f usec_avg %.2f '
+          'usec_min %.2f usec_max %.2f usec_p99 %.2f' %
+          (args.opcode, size, n, samples[n // 2], sum(samples) / n,
+           samples[0], samples[-1], samples[int(0.99 * (n - 1) + 0.5)]))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--count', type=int, default=2000)
     p.add_argument('--size', type=int, default=64)
     p.add_argument('--opcode', choices=('write', 'send'), default='write')
+    p.add_argument('--lat', action='store_true',
+                   help='ping-pong latency instead of the one-way rate')
     p.add_argument('dev1')
     p.add_argument('gidx1', type=int)
     p.add_argument('dev2')

@@ -16,7 +16,17 @@ if [ -n "$missing" ]; then
     [ "$(id -u)" -eq 0 ] || sudo=sudo
     $sudo apt-get install -y -q --no-install-recommends $missing >&2
 fi
-export BENCH_SIZES="${BENCH_SIZES:-64 4096}"
+script=inside.sh sizes="64 4096"
+if [ "${1:-}" = cpu ]; then
+    script=cpu.sh sizes=64
+fi
+export BENCH_SIZES="${BENCH_SIZES:-$sizes}"
+# The header, and a line while the VM boots (a minute or more).
+echo "verbs bench ($script): sizes $BENCH_SIZES; $(date -u '+%Y-%m-%d %H:%M UTC');" \
+    "rxe0 -> rxe1 in the Soft-RoCE VM, one boot"
+echo "booting the VM ..."
 exec "$src/tests/vm/run.sh" -- env TCLLIBPATH="$(pwd)" \
     BENCH_SIZES="$BENCH_SIZES" BENCH_COUNT="${BENCH_COUNT:-20000}" \
-    BENCH_LOOP_COUNT="${BENCH_LOOP_COUNT:-2000}" sh "$src/bench/inside.sh"
+    BENCH_LOOP_COUNT="${BENCH_LOOP_COUNT:-2000}" \
+    BENCH_CPU_COUNT="${BENCH_CPU_COUNT:-200}" \
+    BENCH_LAT_ITERS="${BENCH_LAT_ITERS:-2000}" sh "$src/bench/$script"

@@ -358,6 +358,23 @@ MODULE_SCOPE VerbsObj *	VerbsObjGet(Tcl_Interp *interp, Tcl_Obj *nameObj,
 			    const VerbsType *typePtr);
 MODULE_SCOPE VerbsObj *	VerbsObjFind(Tcl_Interp *interp, Tcl_Obj *nameObj);
 MODULE_SCOPE Tcl_Obj *	VerbsObjName(VerbsObj *objPtr);
+
+/*
+ * Parsed forms cached in Tcl values (verbsCache.c).
+ */
+
+MODULE_SCOPE void	VerbsEpochBump(void);
+MODULE_SCOPE VerbsObj *	VerbsHandleCached(Tcl_Interp *interp,
+			    Tcl_Obj *nameObj);
+MODULE_SCOPE void	VerbsHandleCache(Tcl_Obj *nameObj, VerbsObj *objPtr);
+MODULE_SCOPE const struct ibv_send_wr *VerbsSendWrCached(Tcl_Interp *interp,
+			    VerbsQp *q, Tcl_Obj *wrObj);
+MODULE_SCOPE const struct ibv_recv_wr *VerbsRecvWrCached(Tcl_Interp *interp,
+			    Tcl_Obj *wrObj);
+MODULE_SCOPE void	VerbsSendWrCache(Tcl_Interp *interp, VerbsQp *q,
+			    Tcl_Obj *wrObj, const struct ibv_send_wr *wr);
+MODULE_SCOPE void	VerbsRecvWrCache(Tcl_Interp *interp, Tcl_Obj *wrObj,
+			    const struct ibv_recv_wr *wr);
 MODULE_SCOPE int	VerbsParseOptions(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], int first,
 			    const VerbsField *options, void *record);
@@ -700,6 +717,7 @@ MODULE_SCOPE VerbsMethodProc Mlx5ContextMethod;
 MODULE_SCOPE void	Mlx5ContextFree(VerbsContext *c);
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
+MODULE_SCOPE VerbsMethodProc VerbsQpLatency;
 MODULE_SCOPE int	VerbsQpCheckQueue(Tcl_Interp *interp, VerbsQp *q,
 			    int send);
 MODULE_SCOPE int	VerbsErrorCompletions(Tcl_Interp *interp,

@@ -16,6 +16,8 @@
 #include <time.h>
 
 #define POLL_BATCH 64
+#define SPIN_MS 1.0		/* $cq wait polls without sleeping this
+				 * long. */
 #define NO_WC_FLAGS (~(uint64_t) 0)	/* -wc_flags not given. */
 
 static VerbsMethodProc CqModify, CqPoll, CqReqNotify, CqResize, CqWait,
@@ -26,10 +28,11 @@ static const VerbsMethod cqMethods[] = {
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
     {"modify", CqModify, 1, 1, "attributes"},
-    {"poll", CqPoll, 0, 1, "?max?"},
+    {"poll", CqPoll, 0, 3, "?max? ?-fields names?"},
     {"req_notify", CqReqNotify, 0, 1, "?-solicited?"},
     {"resize", CqResize, 1, 1, "cqe"},
-    {"wait", CqWait, 1, 5, "count ?-timeout ms? ?-check bool?"},
+    {"wait", CqWait, 1, 7,
+	    "count ?-timeout ms? ?-check bool? ?-fields names?"},
     {NULL, NULL, 0, 0, NULL}
 };
 
@@ -277,6 +280,133 @@ VerbsCqCreateCmd(
  */
 
 /*
+ * -fields of poll and wait: the completion fields a caller wants, each
+ * completion then adding their values to a flat list instead of a dict.
+ */
+
+#define MAX_FIELDS 16
+
+typedef struct WcFields {
+    int n;
+    const VerbsField *f[MAX_FIELDS];
+} WcFields;
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * GetWcFields --
+ *
+ *	A -fields value: a list of work completion field names.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Fills *fields.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+GetWcFields(
+    Tcl_Interp *interp,
+    Tcl_Obj *listObj,
+    WcFields *fields)
+{
+    Tcl_Obj **elems;
+    Tcl_Size n, i;
+    int index;
+
+    if (Tcl_ListObjGetElements(NULL, listObj, &n, &elems) != TCL_OK
+	    || n > MAX_FIELDS) {
+	return VerbsArgError(interp, "-fields", listObj, "bad -fields \"%s\": "
+		"must be a list of at most %d work completion fields",
+		Tcl_GetString(listObj), MAX_FIELDS);
+    }
+    for (i = 0; i < n; i++) {
+	if (Tcl_GetIndexFromObjStruct(interp, elems[i],
+		verbsWcStruct.fields, sizeof(VerbsField), "field", 0, &index)
+		!= TCL_OK) {
+	    Tcl_SetErrorCode(interp, "VERBS", "ARG", "-fields",
+		    Tcl_GetString(elems[i]), NULL);
+	    return TCL_ERROR;
+	}
+	fields->f[i] = &verbsWcStruct.fields[index];
+    }
+    fields->n = (int) n;
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * AppendFields --
+ *
+ *	Append the -fields values of one completion to a flat list: from
+ *	the struct (enum names are shared values, no new string each), or
+ *	for an extended CQ from the dict PollEx made (a field it did not
+ *	read is an empty value).
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Appends to list.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+AppendFields(
+    Tcl_Obj *list,
+    const WcFields *fields,
+    const struct ibv_wc *wc,
+    Tcl_Obj *dict)
+{
+    int i;
+
+    for (i = 0; i < fields->n; i++) {
+	const VerbsField *f = fields->f[i];
+	Tcl_Obj *v = NULL;
+
+	if (dict != NULL) {
+	    if (Tcl_DictObjGet(NULL, dict, VerbsKeyObj(f->name), &v) != TCL_OK
+		    || v == NULL) {
+		v = Tcl_NewObj();
+	    }
+	} else if (f->kind == VF_ENUM) {
+	    const VerbsEnum *e = (const VerbsEnum *) f->table;
+	    unsigned value = *(const unsigned *) ((const char *) wc
+		    + f->offset);
+
+	    for (; e->name && e->value != value; e++) {
+		/* Empty. */
+	    }
+	    v = e->name ? VerbsKeyObj(e->name)
+		    : Tcl_NewWideIntObj((Tcl_WideInt) value);
+	} else {
+	    VerbsFieldGet(NULL, f, wc, NULL, &v);
+	}
+	Tcl_ListObjAppendElement(NULL, list, v);
+    }
+}
+
+static void
+AppendWc(
+    Tcl_Obj *list,
+    Tcl_Obj *dict,
+    const WcFields *fields)
+{
+    if (fields == NULL) {
+	Tcl_ListObjAppendElement(NULL, list, dict);
+	return;
+    }
+    Tcl_IncrRefCount(dict);
+    AppendFields(list, fields, NULL, dict);
+    Tcl_DecrRefCount(dict);
+}
+
+/*
  *----------------------------------------------------------------------
  *
  * PollEx --
@@ -304,7 +434,8 @@ PollEx(
     VerbsCq *c,
     int max,
     Tcl_Obj *list,
-    int check)
+    int check,
+    const WcFields *fields)	/* -fields, or NULL for dicts. */
 {
     struct ibv_cq_ex *x = c->cqx;
     struct ibv_poll_cq_attr attr;
@@ -333,7 +464,7 @@ PollEx(
 	if (x->status != IBV_WC_SUCCESS) {
 	    /* The other fields are undefined for a failed completion. */
 	    PUT("vendor_err", Tcl_NewWideIntObj(ibv_wc_read_vendor_err(x)));
-	    Tcl_ListObjAppendElement(NULL, list, d);
+	    AppendWc(list, d, fields);
 	    total++;
 	    if (check) {
 		/* Raised with it in list; the next ones stay on the CQ. */
@@ -392,7 +523,7 @@ PollEx(
 		    VerbsKeyObj("priv"), Tcl_NewWideIntObj(tm.priv)}));
 	}
 #undef PUT
-	Tcl_ListObjAppendElement(NULL, list, d);
+	AppendWc(list, d, fields);
 	total++;
     } while (total < max && (err = ibv_next_poll(x)) == 0);
     ibv_end_poll(x);
@@ -409,13 +540,14 @@ PollInto(
     VerbsCq *c,
     int max,
     Tcl_Obj *list,
-    int check)
+    int check,
+    const WcFields *fields)	/* -fields, or NULL for dicts. */
 {
     struct ibv_wc wc[POLL_BATCH];
     int total = 0, n, i, failed;
 
     if (c->cqx) {
-	return PollEx(interp, c, max, list, check);
+	return PollEx(interp, c, max, list, check, fields);
     }
     while (total < max) {
 	int want = max - total < POLL_BATCH ? max - total : POLL_BATCH;
@@ -430,8 +562,12 @@ PollInto(
 	    if (check && failed < 0 && wc[i].status != IBV_WC_SUCCESS) {
 		failed = i;
 	    }
-	    Tcl_ListObjAppendElement(NULL, list,
-		    VerbsStructToDict(&verbsWcStruct, &wc[i]));
+	    if (fields != NULL) {
+		AppendFields(list, fields, &wc[i], NULL);
+	    } else {
+		Tcl_ListObjAppendElement(NULL, list,
+			VerbsStructToDict(&verbsWcStruct, &wc[i]));
+	    }
 	}
 	if (failed >= 0) {
 	    /* The whole batch is in list, which goes with the error. */
@@ -546,8 +682,9 @@ VerbsErrorCompletions(
  *
  * CqPoll --
  *
- *	$cq poll ?MAX?: the completions ready now (at most MAX, default
- *	the CQ's size), as a list of WC dicts.
+ *	$cq poll ?MAX? ?-fields NAMES?: the completions ready now (at most
+ *	MAX, default the CQ's size), as a list of WC dicts, or with -fields
+ *	as one flat list of the values of those fields of each.
  *
  * Results:
  *	A standard Tcl result.
@@ -568,13 +705,26 @@ CqPoll(
     VerbsCq *c = (VerbsCq *) objPtr;
     uint64_t max = (uint64_t) c->cq->cqe;
     Tcl_Obj *list;
+    WcFields fields;
+    int i = 2;
 
-    if (objc == 3 && VerbsGetUInt(interp, "max", objv[2], INT32_MAX, &max)
-	    != TCL_OK) {
+    if (objc % 2 == 1 && VerbsGetUInt(interp, "max", objv[i++], INT32_MAX,
+	    &max) != TCL_OK) {
 	return TCL_ERROR;
     }
+    if (i < objc) {
+	if (strcmp(Tcl_GetString(objv[i]), "-fields") != 0) {
+	    return VerbsArgError(interp, Tcl_GetString(objv[i]), NULL,
+		    "bad option \"%s\": must be -fields",
+		    Tcl_GetString(objv[i]));
+	}
+	if (GetWcFields(interp, objv[i + 1], &fields) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+    }
     list = Tcl_NewObj();
-    if (PollInto(interp, c, (int) max, list, 0) < 0) {
+    if (PollInto(interp, c, (int) max, list, 0, i < objc ? &fields : NULL)
+	    < 0) {
 	return VerbsErrorCompletions(interp, list);
     }
     Tcl_SetObjResult(interp, list);
@@ -589,16 +739,19 @@ CqPoll(
  *	$cq wait COUNT ?-timeout MS? ?-check BOOL?: poll until COUNT
  *	completions have arrived (default timeout 5000 ms, -1 for none);
  *	with -check a failed completion is an error {VERBS WC ...}.  Busy
- *	polls, yielding the CPU with a short sleep between empty polls.
+ *	polls for the first SPIN_MS (a completion that comes soon is seen
+ *	at once), then yields the CPU with a short sleep between empty
+ *	polls.
  *	Every 10 ms without completions it reads the rdma_cm channels of
  *	the QPs on this CQ (VerbsCmPump), so that a peer's disconnect
  *	flushes their receives instead of leaving the wait hanging.
  *
  * Results:
- *	The list of COUNT WC dicts.  On timeout an error with errorCode
- *	{VERBS TIMEOUT GOT} naming how many had arrived; those, and on any
- *	other error every completion taken, are the -completions of the
- *	error's return options.
+ *	The list of COUNT WC dicts (with -fields NAMES, one flat list of
+ *	the values of those fields of each).  On timeout an error with
+ *	errorCode {VERBS TIMEOUT GOT} naming how many had arrived; those, and
+ *	on any other error every completion taken, are the -completions of
+ *	the error's return options, in the result's form.
  *
  * Side effects:
  *	Consumes CQ entries; may read rdma_cm events ahead.
@@ -623,36 +776,45 @@ CqWait(
     Tcl_Obj *const objv[])
 {
     typedef struct {
-	int check, timeout;
+	int check;
+	Tcl_Obj *fields;
+	int timeout;
     } WaitArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(WaitArgs, check, VF_BOOL, NULL, "bool"),
+	VERBS_OPTION(WaitArgs, fields, VF_TCLOBJ, NULL, "names"),
 	VERBS_OPTION(WaitArgs, timeout, VF_TIMEOUT, NULL, "ms"),
 	VERBS_FIELD_END
     };
-    WaitArgs args = {0, 5000};
+    WaitArgs args = {0, NULL, 5000};
+    WcFields fields;
     VerbsCq *c = (VerbsCq *) objPtr;
     Tcl_Obj *list;
     uint64_t count;
     int timeout, check, got = 0, n;
-    double deadline, nextPump;
+    double deadline, nextPump, spinUntil;
 
     if ((objc % 2) != 1) {
-	Tcl_WrongNumArgs(interp, 2, objv, "count ?-timeout ms? ?-check bool?");
+	Tcl_WrongNumArgs(interp, 2, objv,
+		"count ?-timeout ms? ?-check bool? ?-fields names?");
 	return TCL_ERROR;
     }
     if (VerbsGetUInt(interp, "count", objv[2], INT32_MAX, &count) != TCL_OK
 	    || VerbsParseOptions(interp, objc, objv, 3, options, &args)
-	    != TCL_OK) {
+	    != TCL_OK || (args.fields
+	    && GetWcFields(interp, args.fields, &fields) != TCL_OK)) {
 	return TCL_ERROR;
     }
     timeout = args.timeout;
     check = args.check;
     list = Tcl_NewObj();
-    deadline = NowMs() + (double) timeout;
-    nextPump = NowMs() + 10;
+    deadline = NowMs();
+    spinUntil = deadline + SPIN_MS;
+    nextPump = deadline + 10;
+    deadline += (double) timeout;
     while ((uint64_t) got < count) {
-	n = PollInto(interp, c, (int) count - got, list, check);
+	n = PollInto(interp, c, (int) count - got, list, check,
+		args.fields ? &fields : NULL);
 	if (n < 0) {
 	    return VerbsErrorCompletions(interp, list);
 	}
@@ -680,7 +842,9 @@ CqWait(
 		VerbsCmPump(interp, c);
 		nextPump = NowMs() + 10;
 	    }
-	    nanosleep(&pause, NULL);
+	    if (NowMs() >= spinUntil) {
+		nanosleep(&pause, NULL);
+	    }
 	}
     }
     Tcl_SetObjResult(interp, list);

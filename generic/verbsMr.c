@@ -946,6 +946,7 @@ MrRereg(
     if (flags == 0) {
 	return TCL_OK;
     }
+    VerbsEpochBump();		/* WRs cached with the old keys. */
     err = ibv_rereg_mr(m->mr, flags, newPd ? newPd->pd : NULL, NULL, 0,
 	    (int) args.access);
     if (err != 0) {

@@ -34,6 +34,7 @@ typedef struct ThreadStates {
 static Tcl_ThreadDataKey statesKey;
 static int exitHandler;		/* The process exit handler is registered. */
 TCL_DECLARE_MUTEX(exitMutex)
+static Tcl_CommandTraceProc	ObjectRenamed;
 
 /*
  *----------------------------------------------------------------------
@@ -403,6 +404,8 @@ VerbsObjRegister(
     objPtr->statePtr = statePtr;
     objPtr->token = Tcl_CreateObjCommand(interp, Tcl_GetString(name),
 	    ObjectCmd, objPtr, ObjectDeleted);
+    Tcl_TraceCommand(interp, Tcl_GetString(name), TCL_TRACE_RENAME,
+	    ObjectRenamed, NULL);
     Tcl_DecrRefCount(name);
     objPtr->refCount = 1;
 
@@ -644,6 +647,34 @@ VerbsObjUnhold(
 /*
  *----------------------------------------------------------------------
  *
+ * ObjectRenamed --
+ *
+ *	Rename trace of every object command: the old name no longer
+ *	means the object, so the handles cached under it are void.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Moves the cache epoch on (verbsCache.c).
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+ObjectRenamed(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp VERBS_UNUSED,
+    const char *oldName VERBS_UNUSED,
+    const char *newName VERBS_UNUSED,
+    int flags VERBS_UNUSED)
+{
+    VerbsEpochBump();
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * ObjectDeleted --
  *
  *	Delete proc of every object command.  Deletes the commands of the
@@ -669,6 +700,7 @@ ObjectDeleted(
 
     objPtr->deleting = 1;
     objPtr->token = NULL;
+    VerbsEpochBump();
     if (statePtr) {
 	if (objPtr->prevLive) {
 	    objPtr->prevLive->nextLive = objPtr->nextLive;
@@ -806,7 +838,9 @@ VerbsObjName(
  *	object or NULL without touching the interp; VerbsObjGet checks the
  *	type and leaves an error message when it fails.  An object being
  *	deleted is not found: nothing may make it a parent or a cross
- *	reference any more.
+ *	reference any more.  The object found is kept in the name value
+ *	(verbsCache.c), so the next lookup of that value costs no command
+ *	lookup.
  *
  * Results:
  *	The object or NULL.
@@ -823,13 +857,19 @@ VerbsObjFind(
     Tcl_Obj *nameObj)
 {
     Tcl_CmdInfo info;
+    VerbsObj *objPtr = VerbsHandleCached(interp, nameObj);
 
+    if (objPtr != NULL) {
+	return objPtr;
+    }
     if (!Tcl_GetCommandInfo(interp, Tcl_GetString(nameObj), &info)
 	    || info.objProc != ObjectCmd
 	    || ((VerbsObj *) info.objClientData)->deleting) {
 	return NULL;
     }
-    return (VerbsObj *) info.objClientData;
+    objPtr = (VerbsObj *) info.objClientData;
+    VerbsHandleCache(nameObj, objPtr);
+    return objPtr;
 }
 
 VerbsObj *

@@ -32,6 +32,8 @@ static const VerbsMethod qpMethods[] = {
     {"data_in_order", QpDataInOrder, 0, 1, "?opcode?"},
     {"detach_mcast", QpDetachMcast, 2, 2, "gid lid"},
     {"ece", QpEce, 0, 1, "?ece?"},
+    {"latency", VerbsQpLatency, 0, -1,
+	    "-iters n -sge {mr offset length} ?option value ...?"},
     {"modify", QpModify, 1, 1, "attributes"},
     {"post_recv", QpPostRecv, 1, -1, "wr ?wr ...?"},
     {"post_send", QpPostSend, 1, -1, "wr ?wr ...?"},
@@ -89,6 +91,8 @@ typedef struct MwBind {
     uint64_t flushLength;	/* A flush work request's length, */
     uint8_t flushType, flushLevel; /* placement type and selectivity
 				 * (wr_post: ibv_send_wr has no room). */
+    int cached;			/* The WR came from its value's cache: its
+				 * sg_list is the cache's, not to be freed. */
 } MwBind;
 
 static const VerbsEnum flushTypes[] = {
@@ -1662,7 +1666,9 @@ PostFailed(
  *
  *	Parse N send work request dicts into a chained array (with the
  *	objects of any bind_mw), and afterwards apply the binds of the
- *	first POSTED requests and free both arrays.
+ *	first POSTED requests and free both arrays.  A value parsed before
+ *	for the same QP is not parsed again (verbsCache.c); a freshly
+ *	parsed one keeps its parsed form, unless it binds or invalidates.
  *
  * Results:
  *	ParseSendWrs: a standard Tcl result; the arrays are allocated even
@@ -1673,6 +1679,19 @@ PostFailed(
  *
  *----------------------------------------------------------------------
  */
+
+static inline int
+Cacheable(
+    enum ibv_wr_opcode opcode)
+{
+    /*
+     * What these check reads memory window state, which the cache's
+     * epoch does not cover.
+     */
+
+    return opcode != IBV_WR_BIND_MW && opcode != IBV_WR_LOCAL_INV
+	    && opcode != IBV_WR_SEND_WITH_INV;
+}
 
 static int
 ParseSendWrs(
@@ -1692,8 +1711,16 @@ ParseSendWrs(
     *bindsPtr = binds = (MwBind *) ckalloc(n * sizeof(*binds));
     memset(binds, 0, n * sizeof(*binds));
     for (i = 0; i < n; i++) {
-	if (ParseSendWr(interp, q, wrObjs[i], &wrs[i], &binds[i]) != TCL_OK) {
+	const struct ibv_send_wr *c = VerbsSendWrCached(interp, q, wrObjs[i]);
+
+	if (c != NULL) {
+	    wrs[i] = *c;
+	    binds[i].cached = 1;
+	} else if (ParseSendWr(interp, q, wrObjs[i], &wrs[i], &binds[i])
+		!= TCL_OK) {
 	    return TCL_ERROR;
+	} else if (Cacheable(wrs[i].opcode)) {
+	    VerbsSendWrCache(interp, q, wrObjs[i], &wrs[i]);
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
     }
@@ -1720,7 +1747,7 @@ FinishSendWrs(
 	}
     }
     for (i = 0; i < n; i++) {
-	if (wrs[i].sg_list) {
+	if (wrs[i].sg_list && !binds[i].cached) {
 	    ckfree(wrs[i].sg_list);
 	}
     }
@@ -1778,6 +1805,23 @@ QpPostSend(
     struct ibv_send_wr *wrs, *bad = NULL;
     MwBind *binds;
 
+    if (n == 1) {
+	/*
+	 * One work request posted before to this QP: its parsed form, on
+	 * the stack (it was checked against the queue then).
+	 */
+
+	const struct ibv_send_wr *c = VerbsSendWrCached(interp,
+		(VerbsQp *) objPtr, objv[2]);
+
+	if (c != NULL) {
+	    struct ibv_send_wr wr = *c;
+
+	    err = ibv_post_send(((VerbsQp *) objPtr)->qp, &wr, &bad);
+	    return err ? PostFailed(interp, objPtr, "ibv_post_send", 0, err)
+		    : TCL_OK;
+	}
+    }
     if (VerbsQpCheckQueue(interp, (VerbsQp *) objPtr, 1) != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -1822,6 +1866,8 @@ QpPostRecv(
  *
  *	Parse receive work request dicts and post them, chained, with one
  *	call of post (ibv_post_recv on a QP, ibv_post_srq_recv on an SRQ).
+ *	A value parsed before is not parsed again, a fresh one keeps its
+ *	parsed form (verbsCache.c).
  *
  * Results:
  *	A standard Tcl result; a failing post names the index of the
@@ -1845,12 +1891,27 @@ VerbsPostRecv(
 {
     int i, err, result = TCL_ERROR;
     struct ibv_recv_wr *wrs, *bad = NULL;
+    const struct ibv_recv_wr *c;
+    char *cached;
 
+    if (n == 1 && (c = VerbsRecvWrCached(interp, wrObjs[0])) != NULL) {
+	struct ibv_recv_wr wr = *c;
+
+	err = post(target, &wr, &bad);
+	return err ? PostFailed(interp, objPtr, call, 0, err) : TCL_OK;
+    }
     wrs = (struct ibv_recv_wr *) ckalloc(n * sizeof(*wrs));
     memset(wrs, 0, n * sizeof(*wrs));
+    cached = ckalloc(n);
+    memset(cached, 0, n);
     for (i = 0; i < n; i++) {
-	if (ParseRecvWr(interp, wrObjs[i], &wrs[i]) != TCL_OK) {
+	if ((c = VerbsRecvWrCached(interp, wrObjs[i])) != NULL) {
+	    wrs[i] = *c;
+	    cached[i] = 1;
+	} else if (ParseRecvWr(interp, wrObjs[i], &wrs[i]) != TCL_OK) {
 	    goto done;
+	} else {
+	    VerbsRecvWrCache(interp, wrObjs[i], &wrs[i]);
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
     }
@@ -1859,11 +1920,12 @@ VerbsPostRecv(
 	    err) : TCL_OK;
   done:
     for (i = 0; i < n; i++) {
-	if (wrs[i].sg_list) {
+	if (wrs[i].sg_list && !cached[i]) {
 	    ckfree(wrs[i].sg_list);
 	}
     }
     ckfree(wrs);
+    ckfree(cached);
     return result;
 }
 
