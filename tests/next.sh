@@ -174,4 +174,8 @@ export VERBS_NEXT_RDMA_CORE=$rcver
 export VERBS_LANE=next VERBS_KNOWNBUG=1
 export VERBS_LANE_INFO="kernel $kver, rdma-core $rcver, Tcl $("$tclsh" <<<'puts [info patchlevel]')"
 
+# make fuzz-next: the fuzzer on this stack (tests/fuzz/run.sh next).
+if [ "${1:-}" = fuzz ]; then
+    cd "$src" && TCLSH=$tclsh DEVICE= exec "$src/tests/fuzz/run.sh" next
+fi
 TCLSH=$tclsh DEVICE= TESTFLAGS=${TESTFLAGS:-} exec "$src/tests/run-tests.sh" all

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh ?normal|asan|tcl9? --
+# run.sh ?normal|asan|tcl9|next? --
 #
 # make fuzz / make fuzz-asan: runs the fuzzer (tests/fuzz/fuzz.tcl) from a
 # build directory, on the host's device (DEVICE=...) or, without one, in
@@ -7,7 +7,8 @@
 # build/fuzz/ (a script per crashed, hung or sanitizer-reporting batch,
 # with its stderr).  asan builds the ASan/UBSan build in build/asan first
 # (as tests/asan.sh does) and runs each batch under it; tcl9 runs it under
-# Tcl 9 (build/tcl9-ext, as make test-tcl9 builds it).
+# Tcl 9 (build/tcl9-ext, as make test-tcl9 builds it); next on the next
+# lane's stack (make fuzz-next, through tests/next.sh fuzz).
 #
 # Settings (environment or make variables): FUZZ_CALLS, FUZZ_SEED,
 # FUZZ_BATCH, FUZZ_TIMEOUT (see fuzz.tcl).  Exit status: the driver's (0
@@ -32,6 +33,11 @@ if [ "$mode" = tcl9 ]; then
     mkdir -p "$lib"
     (cd "$lib" && { grep -qx "TCL_BIN_DIR	= $tcllib" Makefile 2>/dev/null ||
         "$src/configure" -q --with-tcl="$tcllib"; } && make -s) || exit 1
+elif [ "$mode" = next ]; then
+    # The next lane (tests/next.sh fuzz has built the extension in
+    # build/next-ext and set TCLSH, PATH, LD_LIBRARY_PATH and the VM's
+    # kernel to that stack).
+    lib=$build/build/next-ext
 elif [ "$mode" = asan ]; then
     bdir=$build/build/asan
     mkdir -p "$bdir"
