@@ -238,6 +238,30 @@ Unaccounted(
     return -1;
 }
 
+/*
+ *----------------------------------------------------------------------
+ *
+ * OnCq --
+ *
+ *	Whether CQ is one of the completion queues of the QP Q.
+ *
+ * Results:
+ *	1 or 0.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static inline int
+OnCq(
+    const VerbsQp *q,
+    const struct ibv_cq *cq)
+{
+    return q->qp->send_cq == cq || q->qp->recv_cq == cq;
+}
+
 static int
 PollCq(
     Burst *b,
@@ -255,9 +279,15 @@ PollCq(
     for (i = 0; i < n; i++) {
 	VerbsQp *q = NULL;
 
-	if (wc[i].qp_num == b->qp->qp->qp_num) {
+	/*
+	 * By QP number and CQ: the numbers of QPs on two devices can be
+	 * equal (rxe0 and rxe1 both start at 17).
+	 */
+
+	if (OnCq(b->qp, cq) && wc[i].qp_num == b->qp->qp->qp_num) {
 	    q = b->qp;
-	} else if (b->peer && wc[i].qp_num == b->peer->qp->qp_num) {
+	} else if (b->peer && OnCq(b->peer, cq)
+		&& wc[i].qp_num == b->peer->qp->qp_num) {
 	    q = b->peer;
 	}
 	if (q == NULL) {
