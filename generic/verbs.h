@@ -717,6 +717,7 @@ MODULE_SCOPE VerbsMethodProc Mlx5ContextMethod;
 MODULE_SCOPE void	Mlx5ContextFree(VerbsContext *c);
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
+MODULE_SCOPE Tcl_ObjCmdProc VerbsSendBurstCmd;
 MODULE_SCOPE VerbsMethodProc VerbsQpLatency;
 MODULE_SCOPE int	VerbsQpCheckQueue(Tcl_Interp *interp, VerbsQp *q,
 			    int send);

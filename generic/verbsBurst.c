@@ -33,21 +33,37 @@
 static unsigned burstTags;
 
 /*
- * The state of one burst.
+ * One sending queue pair of a burst, with its receiving peer (or NULL),
+ * and the state of both.
+ */
+
+typedef struct BurstQp {
+    VerbsQp *qp;
+    VerbsQp *peer;
+    uint64_t posted, completed;	/* Send WRs. */
+    uint64_t recvPosted, received;
+    int recvDepth;		/* Receives kept posted on the peer. */
+} BurstQp;
+
+/*
+ * The state of one burst: its queue pairs, the completion queues they
+ * use (each once), and one set of work requests that every queue pair
+ * posts from, since only their wr_ids differ.
  */
 
 typedef struct Burst {
     Tcl_Interp *interp;
-    VerbsQp *qp;
-    VerbsQp *peer;		/* Receiving QP, or NULL. */
-    uint64_t count;		/* Messages to send. */
-    int depth;			/* Send WRs outstanding at most. */
+    int nqp;
+    BurstQp *q;			/* nqp of them. */
+    int ncq;
+    struct ibv_cq **cqs;	/* Up to 2 * nqp distinct CQs. */
+    int hint;			/* Index of the last completion's QP. */
+    uint64_t count;		/* Messages to send, per QP. */
+    int depth;			/* Send WRs outstanding at most, per QP. */
     int signal;			/* Signal every this many WRs. */
     int batch;			/* WRs per ibv_post_send. */
-    int recvDepth;		/* Receives kept posted on the peer. */
-    uint64_t posted, completed;	/* Send WRs. */
-    uint64_t recvPosted, received;
-    uint64_t recvBytes;
+    uint64_t done;		/* Completed sends and receives, all QPs. */
+    uint64_t completed, received, recvBytes;	/* All QPs. */
     uint64_t posts, polls;
     uint64_t tag;		/* This burst's wr_id tag, shifted. */
     struct ibv_send_wr wr[MAX_BATCH];
@@ -107,13 +123,14 @@ GetSge(
  *
  * PostSends, PostRecvs --
  *
- *	Post as many send WRs as depth, batch and count allow (every
- *	signal-th and the last one signalled; wr_id is the sequence
- *	number), and top the peer's receive queue up.  A UD send to the
- *	peer is only posted once a receive for it has been posted: UD has
- *	no flow control, and a message that finds the peer's receive queue
- *	empty is dropped (RC would retry after an RNR NAK), so the sender
- *	is paced to the receive queue and any loss that remains is real.
+ *	Post as many send WRs on one QP of the burst as depth, batch and
+ *	count allow (every signal-th and the last one signalled; wr_id is
+ *	the sequence number), and top its peer's receive queue up.  A UD
+ *	send to the peer is only posted once a receive for it has been
+ *	posted: UD has no flow control, and a message that finds the peer's
+ *	receive queue empty is dropped (RC would retry after an RNR NAK), so
+ *	the sender is paced to the receive queue and any loss that remains
+ *	is real.
  *
  * Results:
  *	A standard Tcl result.
@@ -126,15 +143,16 @@ GetSge(
 
 static int
 PostSends(
-    Burst *b)
+    Burst *b,
+    BurstQp *bq)
 {
     struct ibv_send_wr *bad;
-    uint64_t room = (uint64_t) b->depth - (b->posted - b->completed);
-    uint64_t left = b->count - b->posted;
+    uint64_t room = (uint64_t) b->depth - (bq->posted - bq->completed);
+    uint64_t left = b->count - bq->posted;
     int n, i, err;
 
-    if (b->peer && b->qp->qp->qp_type == IBV_QPT_UD) {
-	uint64_t credit = b->recvPosted - b->posted;
+    if (bq->peer && bq->qp->qp->qp_type == IBV_QPT_UD) {
+	uint64_t credit = bq->recvPosted - bq->posted;
 
 	if (left > credit) {
 	    left = credit;
@@ -148,7 +166,7 @@ PostSends(
 	return TCL_OK;
     }
     for (i = 0; i < n; i++) {
-	uint64_t seq = b->posted + i;
+	uint64_t seq = bq->posted + i;
 
 	b->wr[i].wr_id = b->tag | seq;
 	b->wr[i].send_flags &= ~IBV_SEND_SIGNALED;
@@ -157,23 +175,25 @@ PostSends(
 	}
 	b->wr[i].next = (i + 1 < n) ? &b->wr[i + 1] : NULL;
     }
-    err = ibv_post_send(b->qp->qp, b->wr, &bad);
+    err = ibv_post_send(bq->qp->qp, b->wr, &bad);
     if (err) {
-	return VerbsSysError(b->interp, "ibv_post_send", &b->qp->obj,
+	return VerbsSysError(b->interp, "ibv_post_send", &bq->qp->obj,
 		"send_burst", err);
     }
-    b->posted += n;
+    bq->posted += n;
     b->posts++;
     return TCL_OK;
 }
 
 static int
 PostRecvs(
-    Burst *b)
+    Burst *b,
+    BurstQp *bq)
 {
     struct ibv_recv_wr *bad;
-    uint64_t room = (uint64_t) b->recvDepth - (b->recvPosted - b->received);
-    uint64_t left = b->count - b->recvPosted;
+    uint64_t room = (uint64_t) bq->recvDepth
+	    - (bq->recvPosted - bq->received);
+    uint64_t left = b->count - bq->recvPosted;
     int n, i, err;
 
     n = (int) (room < left ? room : left);
@@ -184,15 +204,15 @@ PostRecvs(
 	return TCL_OK;
     }
     for (i = 0; i < n; i++) {
-	b->rwr[i].wr_id = b->tag | (b->recvPosted + i);
+	b->rwr[i].wr_id = b->tag | (bq->recvPosted + i);
 	b->rwr[i].next = (i + 1 < n) ? &b->rwr[i + 1] : NULL;
     }
-    err = ibv_post_recv(b->peer->qp, b->rwr, &bad);
+    err = ibv_post_recv(bq->peer->qp, b->rwr, &bad);
     if (err) {
-	return VerbsSysError(b->interp, "ibv_post_recv", &b->peer->obj,
+	return VerbsSysError(b->interp, "ibv_post_recv", &bq->peer->obj,
 		"send_burst", err);
     }
-    b->recvPosted += n;
+    bq->recvPosted += n;
     return TCL_OK;
 }
 
@@ -202,8 +222,8 @@ PostRecvs(
  * PollCq, Unaccounted --
  *
  *	Poll one CQ in batches and account for what belongs to this burst:
- *	signalled sends of the QP (each completes every WR up to its
- *	wr_id) and receives of the peer.  Completions of the burst's QPs
+ *	signalled sends of its QPs (each completes every WR up to its
+ *	wr_id) and receives of their peers.  Completions of the burst's QPs
  *	left by an earlier burst are skipped; another QP's is an error.
  *
  *	Unaccounted gives the error the completions of the batch from the
@@ -213,7 +233,7 @@ PostRecvs(
  *
  * Results:
  *	The number of completions seen, or -1 with an error in interp (a
- *	failed completion, or one of neither QP).
+ *	failed completion, or one of no QP of the burst).
  *
  * Side effects:
  *	Consumes CQ entries.
@@ -241,9 +261,11 @@ Unaccounted(
 /*
  *----------------------------------------------------------------------
  *
- * OnCq --
+ * IsQp --
  *
- *	Whether CQ is one of the completion queues of the QP Q.
+ *	Whether the completion WC, polled from CQ, is one of the QP Q: by
+ *	QP number and CQ, since the numbers of QPs on two devices can be
+ *	equal (rxe0 and rxe1 both start at 17).
  *
  * Results:
  *	1 or 0.
@@ -255,11 +277,64 @@ Unaccounted(
  */
 
 static inline int
-OnCq(
+IsQp(
     const VerbsQp *q,
-    const struct ibv_cq *cq)
+    const struct ibv_cq *cq,
+    const struct ibv_wc *wc)
 {
-    return q->qp->send_cq == cq || q->qp->recv_cq == cq;
+    return q != NULL && wc->qp_num == q->qp->qp_num
+	    && (q->qp->send_cq == cq || q->qp->recv_cq == cq);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * FindQp --
+ *
+ *	The entry of the burst that a completion belongs to: a receive to
+ *	a peer, or anything else (a send, or a failed completion, whose
+ *	opcode is undefined) to a sender first.  The search starts at the
+ *	last hit, so a burst of one QP, or QPs polled in turn, finds it at
+ *	once.
+ *
+ * Results:
+ *	The entry, or NULL; *peerPtr is 1 when the completion is the
+ *	peer's.
+ *
+ * Side effects:
+ *	Moves b->hint.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static BurstQp *
+FindQp(
+    Burst *b,
+    const struct ibv_cq *cq,
+    const struct ibv_wc *wc,
+    int *peerPtr)
+{
+    int recv = wc->status == IBV_WC_SUCCESS && (wc->opcode & IBV_WC_RECV);
+    int pass, k;
+
+    for (pass = 0; pass < 2; pass++) {
+	int asPeer = pass ? !recv : recv;
+
+	for (k = 0; k < b->nqp; k++) {
+	    int i = (b->hint + k) % b->nqp;
+	    BurstQp *bq = &b->q[i];
+
+	    if (IsQp(asPeer ? bq->peer : bq->qp, cq, wc)) {
+		b->hint = i;
+		*peerPtr = asPeer;
+		return bq;
+	    }
+	}
+	if (wc->status == IBV_WC_SUCCESS) {
+	    break;		/* The opcode decided. */
+	}
+    }
+    return NULL;
 }
 
 static int
@@ -277,20 +352,10 @@ PollCq(
 	return -1;
     }
     for (i = 0; i < n; i++) {
-	VerbsQp *q = NULL;
+	int isPeer;
+	BurstQp *bq = FindQp(b, cq, &wc[i], &isPeer);
 
-	/*
-	 * By QP number and CQ: the numbers of QPs on two devices can be
-	 * equal (rxe0 and rxe1 both start at 17).
-	 */
-
-	if (OnCq(b->qp, cq) && wc[i].qp_num == b->qp->qp->qp_num) {
-	    q = b->qp;
-	} else if (b->peer && OnCq(b->peer, cq)
-		&& wc[i].qp_num == b->peer->qp->qp_num) {
-	    q = b->peer;
-	}
-	if (q == NULL) {
+	if (bq == NULL) {
 	    Tcl_SetObjResult(b->interp, Tcl_ObjPrintf(
 		    "send_burst: polled a completion of QP %u, which is not "
 		    "in the burst (see -completions); give the burst QPs CQs "
@@ -302,15 +367,23 @@ PollCq(
 	    continue;		/* An earlier burst's. */
 	}
 	if (wc[i].status != IBV_WC_SUCCESS) {
-	    /* Failed or flushed (the opcode is undefined then). */
-	    VerbsWcError(b->interp, &q->obj, &wc[i], SEQ(wc[i].wr_id));
+	    VerbsWcError(b->interp, isPeer ? &bq->peer->obj : &bq->qp->obj,
+		    &wc[i], SEQ(wc[i].wr_id));
 	    return Unaccounted(b, wc + i, n - i);
 	}
-	if (wc[i].opcode & IBV_WC_RECV) {
+	if (isPeer) {
+	    bq->received++;
 	    b->received++;
 	    b->recvBytes += wc[i].byte_len;
+	    b->done++;
 	} else {
-	    b->completed = SEQ(wc[i].wr_id) + 1;
+	    uint64_t upTo = SEQ(wc[i].wr_id) + 1;
+
+	    if (upTo > bq->completed) {
+		b->completed += upTo - bq->completed;
+		b->done += upTo - bq->completed;
+		bq->completed = upTo;
+	    }
 	}
     }
     return n;
@@ -319,18 +392,112 @@ PollCq(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsQpSendBurst --
+ * AddCq --
  *
- *	$qp send_burst -count N -sge {MR OFF LEN} ?-opcode OP?
- *		?-remote_addr A -rkey K? ?-imm_data I? ?-ah AH -remote_qpn N
- *		?-remote_qkey Q?? ?-inline BOOL? ?-depth D? ?-signal S?
- *		?-batch B? ?-peer QP -peer_sge {MR OFF LEN}? ?-timeout MS?
+ *	Add a CQ to the burst's list of CQs to poll, unless it is there.
  *
  * Results:
- *	A dict: count size bytes seconds msg_rate mib_per_sec posts polls,
- *	plus received and recv_bytes with -peer.  A failed completion is
- *	an error {VERBS WC status wr_id vendor_err}; no progress for
- *	-timeout ms (default 5000, -1 for none) is {VERBS TIMEOUT n}.
+ *	None.
+ *
+ * Side effects:
+ *	May grow b->cqs (which has room for two per QP).
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+AddCq(
+    Burst *b,
+    struct ibv_cq *cq)
+{
+    int i;
+
+    for (i = 0; i < b->ncq; i++) {
+	if (b->cqs[i] == cq) {
+	    return;
+	}
+    }
+    b->cqs[b->ncq++] = cq;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * GetQps --
+ *
+ *	A list of QP objects into the entries of a burst (senders, or with
+ *	PEER their peers), each named once.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Fills the qp or peer fields of b->q[0..b->nqp).
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+GetQps(
+    Tcl_Interp *interp,
+    Burst *b,
+    const char *option,		/* NULL for the senders. */
+    Tcl_Obj *listObj)
+{
+    Tcl_Obj **names;
+    Tcl_Size n;
+    int i, j;
+
+    if (Tcl_ListObjGetElements(interp, listObj, &n, &names) != TCL_OK) {
+	Tcl_SetErrorCode(interp, "VERBS", "ARG", option ? option : "qps",
+		Tcl_GetString(listObj), NULL);
+	return TCL_ERROR;
+    }
+    if (n != b->nqp) {
+	return VerbsArgError(interp, option ? option : "qps", listObj,
+		option ? "%s needs one qp for each sender: %d for %d"
+		: "send_burst needs at least one qp", option,
+		(int) n, b->nqp);
+    }
+    for (i = 0; i < n; i++) {
+	VerbsQp *q = (VerbsQp *) VerbsObjGet(interp, names[i],
+		&verbsQpClass);
+
+	if (q == NULL) {
+	    return TCL_ERROR;
+	}
+	for (j = 0; j < i; j++) {
+	    if ((option ? b->q[j].peer : b->q[j].qp) == q) {
+		return VerbsArgError(interp, option ? option : "qps",
+			names[i], "%s is twice in the burst",
+			Tcl_GetString(names[i]));
+	    }
+	}
+	if (option) {
+	    b->q[i].peer = q;
+	} else {
+	    b->q[i].qp = q;
+	}
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * SendBurst --
+ *
+ *	The burst of the QP ONE, or over the QPs of the list qpsObj, with
+ *	the options objv[2..objc).  Every QP
+ *	sends -count messages of the same -sge; the posts go round the
+ *	QPs, and each CQ they use is polled once per round.
+ *
+ * Results:
+ *	A dict: count size bytes seconds msg_rate mib_per_sec posts polls
+ *	qps, plus received and recv_bytes with -peer; count, bytes and the
+ *	rates are over all the QPs.  A failed completion is an error
+ *	{VERBS WC status wr_id vendor_err}; no progress for -timeout ms
+ *	(default 5000, -1 for none) is {VERBS TIMEOUT n}.
  *
  * Side effects:
  *	Moves the data.
@@ -338,15 +505,16 @@ PollCq(
  *----------------------------------------------------------------------
  */
 
-int
-VerbsQpSendBurst(
+static int
+SendBurst(
     Tcl_Interp *interp,
-    VerbsObj *objPtr,
+    VerbsQp *one,		/* The QP of [$qp send_burst], or NULL. */
+    Tcl_Obj *qpsObj,		/* Else a list of QPs. */
     int objc,
     Tcl_Obj *const objv[])
 {
     /*
-     * -depth, -signal and -batch are limited by the QP, so they are read
+     * -depth, -signal and -batch are limited by the QPs, so they are read
      * after the parse.
      */
 
@@ -356,7 +524,7 @@ VerbsQpSendBurst(
 	uint32_t imm_data;
 	int inline_;
 	uint64_t opcode;
-	VerbsObj *peer;
+	Tcl_Obj *peer;
 	Tcl_Obj *peer_sge;
 	uint64_t remote_addr;
 	uint64_t remote_qkey, remote_qpn;
@@ -373,7 +541,7 @@ VerbsQpSendBurst(
 	{"-inline", VF_BOOL, offsetof(BurstArgs, inline_), sizeof(int), NULL,
 		0, 0, 0, 0, "bool", NULL},
 	VERBS_OPTION(BurstArgs, opcode, VF_ENUM, verbsWrOpcode, "opcode"),
-	VERBS_OPTION(BurstArgs, peer, VF_OBJ, &verbsQpClass, "qp"),
+	VERBS_OPTION(BurstArgs, peer, VF_TCLOBJ, NULL, "qp"),
 	VERBS_OPTION(BurstArgs, peer_sge, VF_TCLOBJ, NULL, "sge"),
 	VERBS_OPTION(BurstArgs, remote_addr, VF_UINT, NULL, "addr"),
 	VERBS_OPTION_MAX(BurstArgs, remote_qkey, UINT32_MAX, "qkey"),
@@ -386,17 +554,16 @@ VerbsQpSendBurst(
     };
     BurstArgs a;
     Burst *b;
-    VerbsQp *q = (VerbsQp *) objPtr;
+    VerbsQp *q;
     struct ibv_qp_attr attr;
     struct ibv_qp_init_attr init;
     VerbsAh *ah;
-    uint64_t u, opcode, remoteAddr, rkey, imm;
-    uint64_t remoteQpn, remoteQkey;
-    int timeout;
-    int inlineData, i, result = TCL_ERROR, err;
+    uint64_t u, opcode, maxDepth = UINT32_MAX;
+    Tcl_Size nqp;
+    int timeout, i, k, result = TCL_ERROR, err;
     struct timespec t0, t1, lastProgress, now;
     uint64_t lastDone = 0;
-    double secs;
+    double secs, total;
     Tcl_Obj *d;
 
     memset(&a, 0, sizeof(a));
@@ -404,11 +571,6 @@ VerbsQpSendBurst(
     a.remote_qkey = NO_QKEY;
     a.remote_qpn = NO_QKEY;
     a.timeout = 5000;
-    if ((objc % 2) != 0) {
-	Tcl_WrongNumArgs(interp, 2, objv, "-count n -sge {mr offset length} "
-		"?option value ...?");
-	return TCL_ERROR;
-    }
     if (VerbsParseOptions(interp, objc, objv, 2, options, &a) != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -416,46 +578,68 @@ VerbsQpSendBurst(
 	return VerbsArgError(interp, a.count ? "-sge" : "-count", NULL,
 		"send_burst needs -count and -sge");
     }
+    if (one || Tcl_ListObjLength(NULL, qpsObj, &nqp) != TCL_OK
+	    || nqp < 1) {
+	nqp = 1;		/* Without ONE, GetQps says what is wrong. */
+    }
+    if (nqp > 1 && a.ah) {
+	Tcl_Obj *ahName = VerbsObjName(a.ah);
+
+	Tcl_IncrRefCount(ahName);
+	VerbsArgError(interp, "-ah", ahName, "a ud burst sends from one "
+		"qp: its -remote_qpn is one peer's");
+	Tcl_DecrRefCount(ahName);
+	return TCL_ERROR;
+    }
     ah = (VerbsAh *) a.ah;
     opcode = a.opcode;
-    remoteAddr = a.remote_addr;
-    rkey = a.rkey;
-    imm = a.imm_data;
-    remoteQpn = a.remote_qpn == NO_QKEY ? 0 : a.remote_qpn;
-    remoteQkey = a.remote_qkey == NO_QKEY ? q->qkey
-	    : a.remote_qkey;
     timeout = a.timeout;
-    inlineData = a.inline_;
-    if (VerbsQpCheckQueue(interp, q, 1) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (q->qpType == IBV_QPT_XRC_SEND) {
-	Tcl_SetObjResult(interp, Tcl_NewStringObj("send_burst names no "
-		"remote_srqn: an xrc_send qp sends with post_send or wr_post",
-		-1));
-	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-type", "xrc_send", NULL);
-	return TCL_ERROR;
-    }
-    err = ibv_query_qp(q->qp, &attr, IBV_QP_CAP, &init);
-    if (err) {
-	return VerbsSysError(interp, "ibv_query_qp", objPtr, NULL, err);
-    }
 
     b = (Burst *) ckalloc(sizeof(Burst));
     memset(b, 0, sizeof(Burst));
     b->interp = interp;
-    b->qp = q;
+    b->nqp = (int) nqp;
+    b->q = (BurstQp *) ckalloc(nqp * sizeof(BurstQp));
+    memset(b->q, 0, nqp * sizeof(BurstQp));
+    b->cqs = (struct ibv_cq **) ckalloc(2 * nqp * sizeof(struct ibv_cq *));
     b->tag = ((uint64_t) (__atomic_add_fetch(&burstTags, 1, __ATOMIC_RELAXED)
 	    & 0xffffff)) << TAG_SHIFT;
-    b->depth = (int) init.cap.max_send_wr;
+    if (one) {
+	b->q[0].qp = one;
+    } else if (GetQps(interp, b, NULL, qpsObj) != TCL_OK) {
+	goto done;
+    }
+    for (k = 0; k < b->nqp; k++) {
+	q = b->q[k].qp;
+	if (VerbsQpCheckQueue(interp, q, 1) != TCL_OK) {
+	    goto done;
+	}
+	if (q->qpType == IBV_QPT_XRC_SEND) {
+	    Tcl_SetObjResult(interp, Tcl_NewStringObj("send_burst names no "
+		    "remote_srqn: an xrc_send qp sends with post_send or "
+		    "wr_post", -1));
+	    Tcl_SetErrorCode(interp, "VERBS", "ARG", "-type", "xrc_send",
+		    NULL);
+	    goto done;
+	}
+	err = ibv_query_qp(q->qp, &attr, IBV_QP_CAP, &init);
+	if (err) {
+	    VerbsSysError(interp, "ibv_query_qp", &q->obj, NULL, err);
+	    goto done;
+	}
+	if (init.cap.max_send_wr < maxDepth) {
+	    maxDepth = init.cap.max_send_wr;
+	}
+    }
+    q = b->q[0].qp;
+    b->depth = (int) maxDepth;
     if (VerbsGetUInt(interp, "-count", a.count, SEQ(~(uint64_t) 0),
 	    &b->count)
 	    != TCL_OK || GetSge(interp, "-sge", a.sge, &b->sge) != TCL_OK) {
 	goto done;
     }
     if (a.depth) {
-	if (VerbsGetUInt(interp, "-depth", a.depth, init.cap.max_send_wr,
-		&u) != TCL_OK) {
+	if (VerbsGetUInt(interp, "-depth", a.depth, maxDepth, &u) != TCL_OK) {
 	    goto done;
 	}
 	b->depth = (int) u;
@@ -493,35 +677,47 @@ VerbsQpSendBurst(
 	Tcl_DecrRefCount(name);
 	goto done;
     }
-    if (VerbsCheckSendWr(interp, q, (enum ibv_wr_opcode) opcode, ah,
-	    a.remote_qpn != NO_QKEY || a.remote_qkey != NO_QKEY) != TCL_OK) {
-	goto done;
+    for (k = 0; k < b->nqp; k++) {
+	if (VerbsCheckSendWr(interp, b->q[k].qp, (enum ibv_wr_opcode) opcode,
+		ah, a.remote_qpn != NO_QKEY || a.remote_qkey != NO_QKEY)
+		!= TCL_OK) {
+	    goto done;
+	}
     }
     if (a.peer) {
-	Tcl_Obj *peerName = VerbsObjName(a.peer);
-
-	Tcl_IncrRefCount(peerName);
-	b->peer = (VerbsQp *) a.peer;
-	if (VerbsQpCheckQueue(interp, b->peer, 0) != TCL_OK) {
-	    Tcl_DecrRefCount(peerName);
-	    goto done;
-	}
 	if (opcode != IBV_WR_SEND && opcode != IBV_WR_SEND_WITH_IMM
 		&& opcode != IBV_WR_RDMA_WRITE_WITH_IMM) {
-	    VerbsArgError(interp, "-peer", peerName, "-peer is for opcodes "
+	    VerbsArgError(interp, "-peer", a.peer, "-peer is for opcodes "
 		    "that consume receives: send, send_with_imm, "
 		    "rdma_write_with_imm");
-	    Tcl_DecrRefCount(peerName);
 	    goto done;
 	}
-	if (b->peer->srq) {
-	    VerbsArgError(interp, "-peer", peerName, "-peer %s takes its "
-		    "receives from an srq: post to the srq instead",
-		    Tcl_GetString(peerName));
-	    Tcl_DecrRefCount(peerName);
+	if (GetQps(interp, b, "-peer", a.peer) != TCL_OK) {
 	    goto done;
 	}
-	Tcl_DecrRefCount(peerName);
+	for (k = 0; k < b->nqp; k++) {
+	    VerbsQp *p = b->q[k].peer;
+
+	    if (VerbsQpCheckQueue(interp, p, 0) != TCL_OK) {
+		goto done;
+	    }
+	    if (p->srq) {
+		Tcl_Obj *peerName = VerbsObjName(&p->obj);
+
+		Tcl_IncrRefCount(peerName);
+		VerbsArgError(interp, "-peer", peerName, "-peer %s takes its "
+			"receives from an srq: post to the srq instead",
+			Tcl_GetString(peerName));
+		Tcl_DecrRefCount(peerName);
+		goto done;
+	    }
+	    err = ibv_query_qp(p->qp, &attr, IBV_QP_CAP, &init);
+	    if (err) {
+		VerbsSysError(interp, "ibv_query_qp", &p->obj, NULL, err);
+		goto done;
+	    }
+	    b->q[k].recvDepth = (int) init.cap.max_recv_wr;
+	}
 	if (a.peer_sge == NULL) {
 	    VerbsArgError(interp, "-peer_sge", NULL,
 		    "-peer needs -peer_sge: where the peer receives");
@@ -530,12 +726,6 @@ VerbsQpSendBurst(
 	if (GetSge(interp, "-peer_sge", a.peer_sge, &b->rsge) != TCL_OK) {
 	    goto done;
 	}
-	err = ibv_query_qp(b->peer->qp, &attr, IBV_QP_CAP, &init);
-	if (err) {
-	    VerbsSysError(interp, "ibv_query_qp", &b->peer->obj, NULL, err);
-	    goto done;
-	}
-	b->recvDepth = (int) init.cap.max_recv_wr;
 	for (i = 0; i < MAX_BATCH; i++) {
 	    b->rwr[i].sg_list = &b->rsge;
 	    b->rwr[i].num_sge = 1;
@@ -548,52 +738,52 @@ VerbsQpSendBurst(
 	wr->sg_list = &b->sge;
 	wr->num_sge = b->sge.length ? 1 : 0;
 	wr->opcode = (enum ibv_wr_opcode) opcode;
-	wr->send_flags = inlineData ? IBV_SEND_INLINE : 0;
-	wr->imm_data = htonl((uint32_t) imm);
+	wr->send_flags = a.inline_ ? IBV_SEND_INLINE : 0;
+	wr->imm_data = htonl(a.imm_data);
 	if (q->qpType == IBV_QPT_UD) {
 	    wr->wr.ud.ah = ah->ah;
-	    wr->wr.ud.remote_qpn = (uint32_t) remoteQpn;
-	    wr->wr.ud.remote_qkey = (uint32_t) remoteQkey;
+	    wr->wr.ud.remote_qpn = a.remote_qpn == NO_QKEY ? 0
+		    : (uint32_t) a.remote_qpn;
+	    wr->wr.ud.remote_qkey = a.remote_qkey == NO_QKEY ? q->qkey
+		    : (uint32_t) a.remote_qkey;
 	} else {
-	    wr->wr.rdma.remote_addr = remoteAddr;
-	    wr->wr.rdma.rkey = (uint32_t) rkey;
+	    wr->wr.rdma.remote_addr = a.remote_addr;
+	    wr->wr.rdma.rkey = a.rkey;
+	}
+    }
+    for (k = 0; k < b->nqp; k++) {
+	AddCq(b, b->q[k].qp->sendCq->cq);
+	if (b->q[k].peer) {
+	    AddCq(b, b->q[k].peer->recvCq->cq);
 	}
     }
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
     lastProgress = t0;
-    if (b->peer && PostRecvs(b) != TCL_OK) {
-	goto done;
-    }
-    while (b->completed < b->count
-	    || (b->peer && b->received < b->count)) {
-	if (PostSends(b) != TCL_OK) {
-	    goto done;
-	}
-	if (PollCq(b, q->sendCq->cq) < 0) {
-	    goto done;
-	}
-	if (b->peer) {
-	    if (b->peer->recvCq != q->sendCq && PollCq(b,
-		    b->peer->recvCq->cq) < 0) {
+    total = (double) b->count * b->nqp;
+    while (b->done < (a.peer ? 2 : 1) * b->count * (uint64_t) b->nqp) {
+	for (k = 0; k < b->nqp; k++) {
+	    if ((b->q[k].peer && PostRecvs(b, &b->q[k]) != TCL_OK)
+		    || PostSends(b, &b->q[k]) != TCL_OK) {
 		goto done;
 	    }
-	    if (PostRecvs(b) != TCL_OK) {
+	}
+	for (i = 0; i < b->ncq; i++) {
+	    if (PollCq(b, b->cqs[i]) < 0) {
 		goto done;
 	    }
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (b->completed + b->received != lastDone) {
-	    lastDone = b->completed + b->received;
+	if (b->done != lastDone) {
+	    lastDone = b->done;
 	    lastProgress = now;
 	} else if ((now.tv_sec - lastProgress.tv_sec) * 1000.0
 		+ (now.tv_nsec - lastProgress.tv_nsec) / 1e6 > timeout
 		&& timeout >= 0) {
 	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
-		    "send_burst: no progress for %" TCL_LL_MODIFIER "d ms "
-		    "(%" TCL_LL_MODIFIER "d of %" TCL_LL_MODIFIER "d sent, %"
-		    TCL_LL_MODIFIER "d received)", (Tcl_WideInt) timeout,
-		    (Tcl_WideInt) b->completed, (Tcl_WideInt) b->count,
+		    "send_burst: no progress for %d ms (%" TCL_LL_MODIFIER
+		    "d of %.0f sent, %" TCL_LL_MODIFIER "d received)",
+		    timeout, (Tcl_WideInt) b->completed, total,
 		    (Tcl_WideInt) b->received));
 	    VerbsTimeoutCode(interp, (Tcl_WideInt) b->completed);
 	    goto done;
@@ -604,17 +794,17 @@ VerbsQpSendBurst(
     secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
     d = Tcl_NewDictObj();
 #define PUT(k, o) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), o)
-    PUT("count", Tcl_NewWideIntObj((Tcl_WideInt) b->count));
+    PUT("count", Tcl_NewWideIntObj((Tcl_WideInt) total));
     PUT("size", Tcl_NewWideIntObj(b->sge.length));
-    PUT("bytes", Tcl_NewWideIntObj((Tcl_WideInt) (b->count
-	    * b->sge.length)));
+    PUT("bytes", Tcl_NewWideIntObj((Tcl_WideInt) total * b->sge.length));
     PUT("seconds", Tcl_NewDoubleObj(secs));
-    PUT("msg_rate", Tcl_NewDoubleObj(secs > 0 ? b->count / secs : 0));
-    PUT("mib_per_sec", Tcl_NewDoubleObj(secs > 0 ? b->count
-	    * (double) b->sge.length / secs / 1048576.0 : 0));
+    PUT("msg_rate", Tcl_NewDoubleObj(secs > 0 ? total / secs : 0));
+    PUT("mib_per_sec", Tcl_NewDoubleObj(secs > 0 ? total
+	    * b->sge.length / secs / 1048576.0 : 0));
     PUT("posts", Tcl_NewWideIntObj((Tcl_WideInt) b->posts));
     PUT("polls", Tcl_NewWideIntObj((Tcl_WideInt) b->polls));
-    if (b->peer) {
+    PUT("qps", Tcl_NewWideIntObj(b->nqp));
+    if (a.peer) {
 	PUT("received", Tcl_NewWideIntObj((Tcl_WideInt) b->received));
 	PUT("recv_bytes", Tcl_NewWideIntObj((Tcl_WideInt) b->recvBytes));
     }
@@ -623,6 +813,61 @@ VerbsQpSendBurst(
     result = TCL_OK;
 
   done:
+    ckfree(b->cqs);
+    ckfree(b->q);
     ckfree(b);
     return result;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsQpSendBurst, VerbsSendBurstCmd --
+ *
+ *	$qp send_burst -count N -sge {MR OFF LEN} ?-opcode OP?
+ *		?-remote_addr A -rkey K? ?-imm_data I? ?-ah AH -remote_qpn N
+ *		?-remote_qkey Q?? ?-inline BOOL? ?-depth D? ?-signal S?
+ *		?-batch B? ?-peer QP -peer_sge {MR OFF LEN}? ?-timeout MS?
+ *	verbs::send_burst QPS ?option value ...?
+ *
+ *	The burst of one QP, and of several at once (-peer is then a list
+ *	of as many QPs).
+ *
+ * Results:
+ *	See SendBurst.
+ *
+ * Side effects:
+ *	Moves the data.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsQpSendBurst(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    if ((objc % 2) != 0) {
+	Tcl_WrongNumArgs(interp, 2, objv, "-count n -sge {mr offset length} "
+		"?option value ...?");
+	return TCL_ERROR;
+    }
+    return SendBurst(interp, (VerbsQp *) objPtr, NULL, objc, objv);
+}
+
+int
+VerbsSendBurstCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    if (objc < 2 || (objc % 2) != 0) {
+	Tcl_WrongNumArgs(interp, 1, objv, "qps -count n -sge "
+		"{mr offset length} ?option value ...?");
+	return TCL_ERROR;
+    }
+    return SendBurst(interp, NULL, objv[1], objc, objv);
 }

@@ -130,7 +130,7 @@ Verbs_Init(
     static const VerbsCtor plain[] = {
 	{"devices", VerbsDevicesCmd}, {"fork_init", VerbsForkInitCmd},
 	{"fork_status", VerbsForkStatusCmd}, {"objects", VerbsObjectsCmd},
-	{NULL, NULL}
+	{"send_burst", VerbsSendBurstCmd}, {NULL, NULL}
     };
     const VerbsType *const *t;
     const VerbsCtor *c;
