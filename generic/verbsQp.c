@@ -1664,15 +1664,19 @@ PostFailed(
  *
  * ParseSendWrs, FinishSendWrs --
  *
- *	Parse N send work request dicts into a chained array (with the
- *	objects of any bind_mw), and afterwards apply the binds of the
- *	first POSTED requests and free both arrays.  A value parsed before
- *	for the same QP is not parsed again (verbsCache.c); a freshly
- *	parsed one keeps its parsed form, unless it binds or invalidates.
+ *	Parse N send work request dicts into the chained array WRS (with
+ *	the objects of any bind_mw in BINDS), and afterwards apply the
+ *	binds of the first POSTED requests and free what the parse
+ *	allocated.  A value parsed before for the same QP is not parsed
+ *	again (verbsCache.c); a freshly parsed one keeps its parsed form,
+ *	unless it binds or invalidates.  When every request came from a
+ *	cache (*cachedPtr), there is nothing to apply or free, and a
+ *	re-posted list costs no allocation: the caller's arrays are on its
+ *	stack up to POST_STACK requests.
  *
  * Results:
- *	ParseSendWrs: a standard Tcl result; the arrays are allocated even
- *	on error, for FinishSendWrs to free.
+ *	ParseSendWrs: a standard Tcl result; on error the arrays are left
+ *	for FinishSendWrs to clean.
  *
  * Side effects:
  *	Allocation; FinishSendWrs moves window references.
@@ -1686,12 +1690,15 @@ Cacheable(
 {
     /*
      * What these check reads memory window state, which the cache's
-     * epoch does not cover.
+     * epoch does not cover; a flush keeps its length, type and level
+     * beside the ibv_send_wr, where the cache does not.
      */
 
     return opcode != IBV_WR_BIND_MW && opcode != IBV_WR_LOCAL_INV
-	    && opcode != IBV_WR_SEND_WITH_INV;
+	    && opcode != IBV_WR_SEND_WITH_INV && (int) opcode != VERBS_WR_FLUSH;
 }
+
+#define POST_STACK 16	/* Work requests a post keeps on the stack. */
 
 static int
 ParseSendWrs(
@@ -1699,28 +1706,31 @@ ParseSendWrs(
     VerbsQp *q,
     int n,
     Tcl_Obj *const wrObjs[],
-    struct ibv_send_wr **wrsPtr,
-    MwBind **bindsPtr)
+    struct ibv_send_wr *wrs,
+    MwBind *binds,
+    int *cachedPtr)
 {
-    struct ibv_send_wr *wrs;
-    MwBind *binds;
     int i;
 
-    *wrsPtr = wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
-    memset(wrs, 0, n * sizeof(*wrs));
-    *bindsPtr = binds = (MwBind *) ckalloc(n * sizeof(*binds));
-    memset(binds, 0, n * sizeof(*binds));
+    *cachedPtr = 1;
     for (i = 0; i < n; i++) {
 	const struct ibv_send_wr *c = VerbsSendWrCached(interp, q, wrObjs[i]);
 
 	if (c != NULL) {
 	    wrs[i] = *c;
 	    binds[i].cached = 1;
-	} else if (ParseSendWr(interp, q, wrObjs[i], &wrs[i], &binds[i])
-		!= TCL_OK) {
-	    return TCL_ERROR;
-	} else if (Cacheable(wrs[i].opcode)) {
-	    VerbsSendWrCache(interp, q, wrObjs[i], &wrs[i]);
+	} else {
+	    *cachedPtr = 0;
+	    memset(&binds[i], 0, sizeof(MwBind));
+	    if (ParseSendWr(interp, q, wrObjs[i], &wrs[i], &binds[i])
+		    != TCL_OK) {
+		/* FinishSendWrs frees what the first i + 1 hold. */
+		memset(wrs + i + 1, 0, (n - i - 1) * sizeof(*wrs));
+		return TCL_ERROR;
+	    }
+	    if (Cacheable(wrs[i].opcode)) {
+		VerbsSendWrCache(interp, q, wrObjs[i], &wrs[i]);
+	    }
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
     }
@@ -1751,8 +1761,6 @@ FinishSendWrs(
 	    ckfree(wrs[i].sg_list);
 	}
     }
-    ckfree(wrs);
-    ckfree(binds);
 }
 
 /*
@@ -1801,9 +1809,9 @@ QpPostSend(
     int objc,
     Tcl_Obj *const objv[])
 {
-    int n = objc - 2, err, posted = 0, result = TCL_ERROR;
-    struct ibv_send_wr *wrs, *bad = NULL;
-    MwBind *binds;
+    int n = objc - 2, err, posted = 0, result = TCL_ERROR, cached;
+    struct ibv_send_wr wrSpace[POST_STACK], *wrs = wrSpace, *bad = NULL;
+    MwBind bindSpace[POST_STACK], *binds = bindSpace;
 
     if (n == 1) {
 	/*
@@ -1825,14 +1833,24 @@ QpPostSend(
     if (VerbsQpCheckQueue(interp, (VerbsQp *) objPtr, 1) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (ParseSendWrs(interp, (VerbsQp *) objPtr, n, objv + 2, &wrs, &binds)
-	    == TCL_OK && NoFlush(interp, wrs, n) == TCL_OK) {
+    if (n > POST_STACK) {
+	wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
+	binds = (MwBind *) ckalloc(n * sizeof(*binds));
+    }
+    if (ParseSendWrs(interp, (VerbsQp *) objPtr, n, objv + 2, wrs, binds,
+	    &cached) == TCL_OK && NoFlush(interp, wrs, n) == TCL_OK) {
 	err = ibv_post_send(((VerbsQp *) objPtr)->qp, wrs, &bad);
 	posted = err ? (bad ? (int) (bad - wrs) : 0) : n;
 	result = err ? PostFailed(interp, objPtr, "ibv_post_send", posted,
 		err) : TCL_OK;
     }
-    FinishSendWrs(wrs, binds, n, posted);
+    if (!cached) {
+	FinishSendWrs(wrs, binds, n, posted);
+    }
+    if (wrs != wrSpace) {
+	ckfree(wrs);
+	ckfree(binds);
+    }
     return result;
 }
 
@@ -1889,10 +1907,10 @@ VerbsPostRecv(
     void *target,
     const char *call)
 {
-    int i, err, result = TCL_ERROR;
-    struct ibv_recv_wr *wrs, *bad = NULL;
+    int i, err, result = TCL_ERROR, all = 1;
+    struct ibv_recv_wr wrSpace[POST_STACK], *wrs = wrSpace, *bad = NULL;
     const struct ibv_recv_wr *c;
-    char *cached;
+    char cachedSpace[POST_STACK], *cached = cachedSpace;
 
     if (n == 1 && (c = VerbsRecvWrCached(interp, wrObjs[0])) != NULL) {
 	struct ibv_recv_wr wr = *c;
@@ -1900,17 +1918,23 @@ VerbsPostRecv(
 	err = post(target, &wr, &bad);
 	return err ? PostFailed(interp, objPtr, call, 0, err) : TCL_OK;
     }
-    wrs = (struct ibv_recv_wr *) ckalloc(n * sizeof(*wrs));
-    memset(wrs, 0, n * sizeof(*wrs));
-    cached = ckalloc(n);
-    memset(cached, 0, n);
+    if (n > POST_STACK) {
+	wrs = (struct ibv_recv_wr *) ckalloc(n * sizeof(*wrs));
+	cached = ckalloc(n);
+    }
     for (i = 0; i < n; i++) {
 	if ((c = VerbsRecvWrCached(interp, wrObjs[i])) != NULL) {
 	    wrs[i] = *c;
 	    cached[i] = 1;
-	} else if (ParseRecvWr(interp, wrObjs[i], &wrs[i]) != TCL_OK) {
-	    goto done;
 	} else {
+	    all = 0;
+	    cached[i] = 0;
+	    if (ParseRecvWr(interp, wrObjs[i], &wrs[i]) != TCL_OK) {
+		/* The clean-up below frees what the first i + 1 hold. */
+		memset(wrs + i + 1, 0, (n - i - 1) * sizeof(*wrs));
+		memset(cached + i + 1, 1, n - i - 1);
+		goto done;
+	    }
 	    VerbsRecvWrCache(interp, wrObjs[i], &wrs[i]);
 	}
 	wrs[i].next = (i + 1 < n) ? &wrs[i + 1] : NULL;
@@ -1919,13 +1943,15 @@ VerbsPostRecv(
     result = err ? PostFailed(interp, objPtr, call, bad ? bad - wrs : 0,
 	    err) : TCL_OK;
   done:
-    for (i = 0; i < n; i++) {
+    for (i = 0; !all && i < n; i++) {
 	if (wrs[i].sg_list && !cached[i]) {
 	    ckfree(wrs[i].sg_list);
 	}
     }
-    ckfree(wrs);
-    ckfree(cached);
+    if (wrs != wrSpace) {
+	ckfree(wrs);
+	ckfree(cached);
+    }
     return result;
 }
 
@@ -2059,9 +2085,9 @@ QpWrPost(
 {
     VerbsQp *q = (VerbsQp *) objPtr;
     struct ibv_qp_ex *x = q->qpx;
-    int n = objc - 2, i, j, err, posted = 0, result = TCL_ERROR;
-    struct ibv_send_wr *wrs;
-    MwBind *binds;
+    int n = objc - 2, i, j, err, posted = 0, result = TCL_ERROR, cached;
+    struct ibv_send_wr wrSpace[POST_STACK], *wrs = wrSpace;
+    MwBind bindSpace[POST_STACK], *binds = bindSpace;
 
     if (x == NULL) {
 	Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s was not created with "
@@ -2074,7 +2100,12 @@ QpWrPost(
 	return VerbsSysError(interp, "ibv_wr_set_xrc_srqn", objPtr, NULL,
 		EOPNOTSUPP);
     }
-    if (ParseSendWrs(interp, q, n, objv + 2, &wrs, &binds) != TCL_OK) {
+    if (n > POST_STACK) {
+	wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
+	binds = (MwBind *) ckalloc(n * sizeof(*binds));
+    }
+    if (ParseSendWrs(interp, q, n, objv + 2, wrs, binds, &cached)
+	    != TCL_OK) {
 	goto done;
     }
     for (i = 0; i < n; i++) {
@@ -2207,7 +2238,13 @@ QpWrPost(
     posted = n;
     result = TCL_OK;
   done:
-    FinishSendWrs(wrs, binds, n, posted);
+    if (!cached) {
+	FinishSendWrs(wrs, binds, n, posted);
+    }
+    if (wrs != wrSpace) {
+	ckfree(wrs);
+	ckfree(binds);
+    }
     return result;
 }
 
