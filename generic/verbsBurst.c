@@ -20,6 +20,8 @@
 #define NO_QKEY (~(uint64_t) 0)	/* -remote_qkey, -remote_qpn not given. */
 #define MAX_BATCH 256		/* Work requests chained per post. */
 #define POLL_BATCH 32
+#define IDLE_ROUNDS 256		/* Rounds without progress between clock
+				 * reads. */
 
 /*
  * A work request's wr_id is the burst's tag above TAG_SHIFT and its
@@ -561,8 +563,9 @@ SendBurst(
     uint64_t u, opcode, maxDepth = UINT32_MAX;
     Tcl_Size nqp;
     int timeout, i, k, result = TCL_ERROR, err;
-    struct timespec t0, t1, lastProgress, now;
+    struct timespec t0, t1, idleSince, now;
     uint64_t lastDone = 0;
+    unsigned idle = 0;		/* Rounds without progress. */
     double secs, total;
     Tcl_Obj *d;
 
@@ -759,7 +762,7 @@ SendBurst(
     }
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    lastProgress = t0;
+    idleSince = t0;
     total = (double) b->count * b->nqp;
     while (b->done < (a.peer ? 2 : 1) * b->count * (uint64_t) b->nqp) {
 	for (k = 0; k < b->nqp; k++) {
@@ -773,13 +776,26 @@ SendBurst(
 		goto done;
 	    }
 	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
+
+	/*
+	 * The clock is read only after IDLE_ROUNDS rounds without progress
+	 * (clock_gettime can be a system call: HPET has no vDSO reading),
+	 * so the timeout counts from then.
+	 */
+
 	if (b->done != lastDone) {
 	    lastDone = b->done;
-	    lastProgress = now;
-	} else if ((now.tv_sec - lastProgress.tv_sec) * 1000.0
-		+ (now.tv_nsec - lastProgress.tv_nsec) / 1e6 > timeout
-		&& timeout >= 0) {
+	    idle = 0;
+	    continue;
+	}
+	if (++idle % IDLE_ROUNDS != 0 || timeout < 0) {
+	    continue;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (idle == IDLE_ROUNDS) {
+	    idleSince = now;
+	} else if ((now.tv_sec - idleSince.tv_sec) * 1000.0
+		+ (now.tv_nsec - idleSince.tv_nsec) / 1e6 > timeout) {
 	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
 		    "send_burst: no progress for %d ms (%" TCL_LL_MODIFIER
 		    "d of %.0f sent, %" TCL_LL_MODIFIER "d received)",
