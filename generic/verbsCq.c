@@ -791,7 +791,7 @@ CqWait(
     VerbsCq *c = (VerbsCq *) objPtr;
     Tcl_Obj *list;
     uint64_t count;
-    int timeout, check, got = 0, n;
+    int timeout, check, got = 0, n, started;
     double deadline, nextPump, spinUntil;
 
     if ((objc % 2) != 1) {
@@ -808,10 +808,8 @@ CqWait(
     timeout = args.timeout;
     check = args.check;
     list = Tcl_NewObj();
-    deadline = NowMs();
-    spinUntil = deadline + SPIN_MS;
-    nextPump = deadline + 10;
-    deadline += (double) timeout;
+    deadline = spinUntil = nextPump = 0;
+    started = 0;
     while ((uint64_t) got < count) {
 	n = PollInto(interp, c, (int) count - got, list, check,
 		args.fields ? &fields : NULL);
@@ -821,8 +819,21 @@ CqWait(
 	got += n;
 	if (n == 0) {
 	    struct timespec pause = {0, 20000};
+	    double now = NowMs();
 
-	    if (timeout >= 0 && NowMs() >= deadline) {
+	    /*
+	     * The clock is read once an empty poll, and not at all when
+	     * the completions are there at once: clock_gettime can be a
+	     * system call (HPET has no vDSO reading).
+	     */
+
+	    if (!started) {
+		started = 1;
+		spinUntil = now + SPIN_MS;
+		nextPump = now + 10;
+		deadline = now + (double) timeout;
+	    }
+	    if (timeout >= 0 && now >= deadline) {
 		Tcl_Obj *name = VerbsObjName(objPtr);
 
 		Tcl_SetObjResult(interp, Tcl_ObjPrintf(
@@ -833,16 +844,16 @@ CqWait(
 		VerbsTimeoutCode(interp, got);
 		return VerbsErrorCompletions(interp, list);
 	    }
-	    if (NowMs() >= nextPump) {
+	    if (now >= nextPump) {
 		/*
 		 * A peer's disconnect moves the QPs of rdma_cm ids to the
 		 * error state, once their channels are read: read them.
 		 */
 
 		VerbsCmPump(interp, c);
-		nextPump = NowMs() + 10;
+		nextPump = now + 10;
 	    }
-	    if (NowMs() >= spinUntil) {
+	    if (now >= spinUntil) {
 		nanosleep(&pause, NULL);
 	    }
 	}
