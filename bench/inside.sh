@@ -6,7 +6,10 @@
 #   IMPL OPCODE size S count N seconds T msg_rate R mib_per_sec M
 #       depth D signal G post_list P
 # (D: send WRs outstanding at most, G: one signalled completion every G
-# WRs, P: WRs per post call; perftest is run with the bursts' D, G, P).
+# WRs, P: WRs per post call; each shape has a perftest line run with the
+# same D, G and P beside it: the bursts' (and the list loops'), the
+# one-at-a-time loops' and the windowed loops').  Multi-QP lines end in "qps Q": send_burst over
+# Q QP pairs at once (COUNT messages in all) and perftest -q Q.
 # Latency lines (half round trips, microseconds):
 #   IMPL lat_OPCODE size S iters N usec_typ T usec_avg A usec_min m
 #       usec_max M usec_p99 P
@@ -19,26 +22,39 @@ burst_count=${BENCH_COUNT:-20000}
 loop_count=${BENCH_LOOP_COUNT:-2000}
 lat_iters=${BENCH_LAT_ITERS:-2000}
 g1=$VERBS_GID_INDEX g2=$VERBS_GID_INDEX2
-# The bursts' shape (send_burst defaults on a 64-entry send queue).
-depth=64 signal=16 plist=16
+# The bursts' shape (send_burst defaults on a 64-entry send queue), the
+# one-at-a-time loops' and the windowed loops'.
+burst_shape="64 16 16" loop_shape="1 1 1" window_shape="64 16 1"
 
 # perftest reports BW in MB/sec and the message rate in Mpps; convert its
 # result line into ours.
-perftest() {	# perftest TOOL OPCODE SIZE COUNT
-    set -- "$1" "$2" "$3" "$4" -t $depth --cq-mod=$signal -l $plist
-    "$1" -d rxe1 -x "$g2" -s "$3" -n "$4" -F $5 $6 $7 $8 $9 >/dev/null 2>&1 &
-    server=$!
-    sleep 1
-    out=$("$1" -d rxe0 -x "$g1" -s "$3" -n "$4" -F $5 $6 $7 $8 $9 \
-	"$VERBS_IP1" 2>&1)
-    wait $server
-    echo "$out" | awk -v op="$2" -v n="$4" -v d=$depth -v g=$signal \
-	-v p=$plist '
+perftest() {	# perftest TOOL OPCODE SIZE COUNT DEPTH SIGNAL POST_LIST ?QPS?
+    tool=$1 op=$2 size=$3 n=$4 d=$5 g=$6 p=$7 q=${8:-1} label=${8:+ qps $8}
+    shape="-t $d --cq-mod=$g -l $p -q $q"
+    # perftest now and then reports a rate of 0 under the emulated CPU: up
+    # to three tries.
+    for try in 1 2 3; do
+	"$tool" -d rxe1 -x "$g2" -s "$size" -n "$n" -F $shape >/dev/null 2>&1 &
+	server=$!
+	sleep 1
+	out=$("$tool" -d rxe0 -x "$g1" -s "$size" -n "$n" -F $shape \
+	    "$VERBS_IP1" 2>&1)
+	wait $server
+	echo "$out" | awk '$1 ~ /^[0-9]+$/ && NF >= 5 && $5 > 0 {ok = 1}
+	    END {exit !ok}' && break
+    done
+    echo "$out" | awk -v op="$op" -v n="$n" -v d=$d -v g=$g -v p=$p \
+	-v q=$q -v label="$label" '
 	$1 ~ /^[0-9]+$/ && NF >= 5 {
 	    rate = $5 * 1e6
-	    printf "perftest %s size %d count %d seconds %.6g msg_rate %.6g mib_per_sec %.6g depth %d signal %d post_list %d\n",
-		op, $1, n, (rate > 0 ? n / rate : 0), rate, rate * $1 / 1048576, d, g, p
+	    n *= q	# -n is per QP
+	    printf "perftest %s size %d count %d seconds %.6g msg_rate %.6g mib_per_sec %.6g depth %d signal %d post_list %d%s\n",
+		op, $1, n, (rate > 0 ? n / rate : 0), rate, rate * $1 / 1048576, d, g, p, label
 	}'
+}
+
+shape() {	# shape D G P: the words that end a rate line
+    echo "depth $1 signal $2 post_list $3"
 }
 
 perftest_lat() {	# perftest_lat OPCODE SIZE ITERS
@@ -60,24 +76,53 @@ if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import pyverbs' 2>/dev/null; 
     pyverbs=1
 fi
 
+have_perftest=
+command -v ib_write_bw >/dev/null && have_perftest=1
+
+# A verbs_bench.tcl or pyverbs_write.py line of shape D G P.
+tcl_line() {	# tcl_line MODE OPCODE SIZE COUNT "D G P"
+    "$tclsh" "$here/verbs_bench.tcl" -mode $1 -opcode $2 -size $3 \
+	-count "$4" rxe0 "$g1" rxe1 "$g2" | sed "s/\$/ $(shape $5)/"
+}
+py_line() {	# py_line FLAG OPCODE SIZE COUNT "D G P" (FLAG may be "")
+    [ -n "$pyverbs" ] || return 0
+    /usr/bin/python3 "$here/pyverbs_write.py" $1 --opcode $2 --size $3 \
+	--count "$4" rxe0 "$g1" rxe1 "$g2" | sed "s/\$/ $(shape $5)/"
+}
+perftest_line() {	# perftest_line OPCODE SIZE COUNT "D G P"
+    [ -n "$have_perftest" ] || return 0
+    perftest ib_$1_bw $1 $2 "$3" $4
+}
+
 for size in $sizes; do
     for op in write send; do
-	"$tclsh" "$here/verbs_bench.tcl" -mode burst -opcode $op -size $size \
-	    -count "$burst_count" rxe0 "$g1" rxe1 "$g2" |
-	    sed "s/\$/ depth $depth signal $signal post_list $plist/"
-	for mode in loop loop-dict; do
-	    "$tclsh" "$here/verbs_bench.tcl" -mode $mode -opcode $op \
-		-size $size -count "$loop_count" rxe0 "$g1" rxe1 "$g2" |
-		sed 's/$/ depth 1 signal 1 post_list 1/'
-	done
-	if [ -n "$pyverbs" ]; then
-	    /usr/bin/python3 "$here/pyverbs_write.py" --opcode $op --size $size \
-		--count "$loop_count" rxe0 "$g1" rxe1 "$g2" |
-		sed 's/$/ depth 1 signal 1 post_list 1/'
-	fi
-	if command -v ib_write_bw >/dev/null; then
-	    perftest ib_${op}_bw $op $size "$burst_count"
-	fi
+	# The bursts, and perftest at their shape.
+	tcl_line burst $op $size "$burst_count" "$burst_shape"
+	perftest_line $op $size "$burst_count" "$burst_shape"
+	# One message at a time, waiting for each.
+	tcl_line loop $op $size "$loop_count" "$loop_shape"
+	tcl_line loop-dict $op $size "$loop_count" "$loop_shape"
+	py_line "" $op $size "$loop_count" "$loop_shape"
+	perftest_line $op $size "$burst_count" "$loop_shape"
+	# One message per post, 64 outstanding, every 16th signalled.
+	tcl_line window $op $size "$loop_count" "$window_shape"
+	py_line --window $op $size "$loop_count" "$window_shape"
+	perftest_line $op $size "$burst_count" "$window_shape"
+	# The same loop posting 16 per call: the bursts' shape.
+	tcl_line list $op $size "$loop_count" "$burst_shape"
+	py_line --list $op $size "$loop_count" "$burst_shape"
+    done
+done
+
+# send_burst over 1, 8 and 64 QP pairs at once (the same number of
+# messages in all), and perftest -q beside each.
+for op in write send; do
+    for q in 1 8 64; do
+	"$tclsh" "$here/verbs_bench.tcl" -mode burst -opcode $op \
+	    -size 64 -count "$burst_count" -qps $q rxe0 "$g1" rxe1 "$g2" |
+	    sed "s/ qps $q\$//; s/\$/ $(shape $burst_shape) qps $q/"
+	[ -n "$have_perftest" ] &&
+	    perftest ib_${op}_bw $op 64 $((burst_count / q)) $burst_shape $q
     done
 done
 

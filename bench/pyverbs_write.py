@@ -2,9 +2,12 @@
 """Ping-style latency/rate benchmark written the way a pyverbs user would.
 
 usage: /usr/bin/python3 bench/pyverbs_write.py [--count N] [--size S]
-           [--opcode write|send] [--lat] DEV1 GIDX1 DEV2 GIDX2
+           [--opcode write|send] [--lat | --window | --list]
+           DEV1 GIDX1 DEV2 GIDX2
 
-With --lat, a ping-pong between the two QPs instead (see latency()).
+With --lat, a ping-pong between the two QPs instead (see latency()); with
+--window, up to 64 messages outstanding, every 16th signalled, one post each
+(see window()); with --list, the same in chained posts of 16.
 
 Opens DEV1 (sender) and DEV2 (receiver; may be the same device), connects an
 RC QP on each to the other within this process (RoCE: global routing with
@@ -85,6 +88,75 @@ def wait_completion(cq, what):
                            (what, cqe_status_to_str(wc.status), wc.status))
 
 
+def wait_completions(cq, n, what):
+    """Busy-poll cq until n completions came; raise unless all succeeded."""
+    while n:
+        got, wcs = cq.poll(n)
+        for wc in wcs[:got]:
+            if wc.status != e.IBV_WC_SUCCESS:
+                raise RuntimeError('%s completion failed: %s (status %d)' %
+                                   (what, cqe_status_to_str(wc.status),
+                                    wc.status))
+        n -= got
+
+
+def window(args, tx, rx, sge, rwr, chain=False):
+    """The loops of bench/verbs_bench.tcl -mode window and list: one
+    post_send per message (chain: one per SIGNAL messages, chained WRs), at
+    most DEPTH outstanding, every SIGNAL-th signalled; for SEND the receiver
+    posts one receive per message (chain: SIGNAL chained), SIGNAL at a
+    time, and their completions are taken when their group's send
+    completion is."""
+    depth, signal = 64, 16
+    kw = dict(num_sge=1, sg=[sge])
+    if args.opcode == 'write':
+        kw['opcode'] = e.IBV_WR_RDMA_WRITE
+    else:
+        kw['opcode'] = e.IBV_WR_SEND
+    plain = SendWR(send_flags=0, **kw)
+    last = SendWR(send_flags=e.IBV_SEND_SIGNALED, **kw)
+    if args.opcode == 'write':
+        plain.set_wr_rdma(rx.mr.rkey, rx.mr.buf)
+        last.set_wr_rdma(rx.mr.rkey, rx.mr.buf)
+    send = args.opcode == 'send'
+    if chain:
+        # SIGNAL WRs linked: SIGNAL - 1 plain ones, then the signalled one.
+        wrs = [SendWR(send_flags=0, **kw) for _ in range(signal - 1)]
+        wrs.append(last)
+        rwrs = [RecvWR(num_sge=1, sg=[SGE(rx.mr.buf, args.size, rx.mr.lkey)])
+                for _ in range(signal)] if send else []
+        for w in wrs:
+            if args.opcode == 'write':
+                w.set_wr_rdma(rx.mr.rkey, rx.mr.buf)
+        for lst in (wrs, rwrs):
+            for w, nxt in zip(lst, lst[1:]):
+                w.next_wr = nxt
+    inflight = 0
+    start = time.perf_counter()
+    for _ in range(args.count // signal):
+        if inflight == depth // signal:
+            wait_completion(tx.cq, 'SEND')
+            if send:
+                wait_completions(rx.cq, signal, 'RECV')
+            inflight -= 1
+        if chain:
+            if send:
+                rx.qp.post_recv(rwrs[0])
+            tx.qp.post_send(wrs[0])
+        else:
+            if send:
+                for _ in range(signal):
+                    rx.qp.post_recv(rwr)
+            for _ in range(signal - 1):
+                tx.qp.post_send(plain)
+            tx.qp.post_send(last)
+        inflight += 1
+    wait_completions(tx.cq, inflight, 'SEND')
+    if send:
+        wait_completions(rx.cq, inflight * signal, 'RECV')
+    return time.perf_counter() - start
+
+
 def run(args):
     mr_len = max(args.size, 4096)
     tx = Side(args.dev1, args.gidx1, mr_len)
@@ -95,6 +167,7 @@ def run(args):
     payload = bytes(i & 0xff for i in range(1, args.size + 1))
     tx.mr.write(payload, args.size)
     sge = SGE(tx.mr.buf, args.size, tx.mr.lkey)
+    rwr = None
     if args.opcode == 'write':
         swr = SendWR(opcode=e.IBV_WR_RDMA_WRITE, num_sge=1, sg=[sge],
                      send_flags=e.IBV_SEND_SIGNALED)
@@ -107,6 +180,22 @@ def run(args):
 
     if args.lat:
         return latency(args, tx, rx)
+    if args.window or args.list:
+        secs = window(args, tx, rx, sge, rwr, chain=args.list)
+        impl = 'pyverbs-list' if args.list else 'pyverbs-window'
+    else:
+        secs, impl = loop(args, tx, rx, swr, rwr), 'pyverbs'
+    if rx.mr.read(args.size, 0) != payload:
+        raise RuntimeError('payload did not arrive in the receiver MR')
+
+    print('%s %s size %d count %d seconds %.6g msg_rate %.6g '
+          'mib_per_sec %.6g' % (impl, args.opcode, args.size, args.count,
+                                secs, args.count / secs,
+                                args.count * args.size / secs / 2**20))
+
+
+def loop(args, tx, rx, swr, rwr):
+    """One signalled message at a time: post, then wait for it."""
     start = time.perf_counter()
     for _ in range(args.count):
         if args.opcode == 'write':
@@ -117,14 +206,7 @@ def run(args):
             tx.qp.post_send(swr)
             wait_completion(tx.cq, 'SEND')
             wait_completion(rx.cq, 'RECV')
-    secs = time.perf_counter() - start
-    if rx.mr.read(args.size, 0) != payload:
-        raise RuntimeError('payload did not arrive in the receiver MR')
-
-    print('pyverbs %s size %d count %d seconds %.6g msg_rate %.6g '
-          'mib_per_sec %.6g' % (args.opcode, args.size, args.count, secs,
-                                args.count / secs,
-                                args.count * args.size / secs / 2**20))
+    return time.perf_counter() - start
 
 
 def latency(args, a, b):
@@ -186,6 +268,10 @@ def main():
     p.add_argument('--opcode', choices=('write', 'send'), default='write')
     p.add_argument('--lat', action='store_true',
                    help='ping-pong latency instead of the one-way rate')
+    p.add_argument('--window', action='store_true',
+                   help='64 outstanding, every 16th signalled')
+    p.add_argument('--list', action='store_true',
+                   help='as --window, in chained posts of 16')
     p.add_argument('dev1')
     p.add_argument('gidx1', type=int)
     p.add_argument('dev2')
@@ -193,6 +279,9 @@ def main():
     args = p.parse_args()
     if args.count < 1 or args.size < 1:
         p.error('--count and --size must be positive')
+    if (args.window or args.list) and args.count % 16:
+        p.error('--window and --list need a --count that is a multiple '
+                'of 16')
     try:
         run(args)
     except Exception as ex:  # pyverbs errors, failed completions, ...

@@ -28,5 +28,5 @@ echo "booting the VM ..."
 exec "$src/tests/vm/run.sh" -- env TCLLIBPATH="$(pwd)" \
     BENCH_SIZES="$BENCH_SIZES" BENCH_COUNT="${BENCH_COUNT:-20000}" \
     BENCH_LOOP_COUNT="${BENCH_LOOP_COUNT:-2000}" \
-    BENCH_CPU_COUNT="${BENCH_CPU_COUNT:-200}" \
+    BENCH_CPU_COUNT="${BENCH_CPU_COUNT:-208}" \
     BENCH_LAT_ITERS="${BENCH_LAT_ITERS:-2000}" sh "$src/bench/$script"
