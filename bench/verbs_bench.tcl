@@ -1,6 +1,6 @@
 #!/usr/bin/env tclsh
 # verbs_bench.tcl ?-size S? ?-count N? ?-mode burst|loop|loop-dict|window|list?
-#		?-opcode write|send? ?-qps Q? DEV1 GIDX1 DEV2 GIDX2
+#		?-opcode write|send? ?-qps Q? ?-depth D? DEV1 GIDX1 DEV2 GIDX2
 #
 #	Streams COUNT messages of SIZE bytes from an RC QP on DEV1 to one on
 #	DEV2, in this one process, and prints one line:
@@ -9,6 +9,7 @@
 #	       [verbs::send_burst] over Q QP pairs at once, COUNT / Q
 #	       messages each, the senders sharing one send CQ and the
 #	       receivers one receive CQ (the line then ends in "qps Q");
+#	       -depth D: send_burst's -depth (default 64);
 #	loop:  a Tcl loop posting one signalled work request at a time and
 #	       waiting for its completion, as a script would without bursts,
 #	       with the fast forms ($cq wait 1 -check 1 -fields {});
@@ -21,7 +22,8 @@
 
 package require verbs
 
-set opts [dict create -size 64 -count 10000 -mode burst -opcode write -qps 1]
+set opts [dict create -size 64 -count 10000 -mode burst -opcode write -qps 1 \
+	-depth 64]
 while {[string match -* [lindex $argv 0]]} {
     set argv [lassign $argv opt val]
     if {![dict exists $opts $opt]} {
@@ -33,7 +35,7 @@ while {[string match -* [lindex $argv 0]]} {
 if {[llength $argv] != 4} {
     puts stderr "usage: verbs_bench.tcl ?-size S? ?-count N?\
 	    ?-mode burst|loop|loop-dict|window|list? ?-opcode write|send? ?-qps Q?\
-	    DEV1 GIDX1 DEV2 GIDX2"
+	    ?-depth D? DEV1 GIDX1 DEV2 GIDX2"
     exit 2
 }
 lassign $argv dev1 gidx1 dev2 gidx2
@@ -83,11 +85,11 @@ if {${-mode} eq "burst"} {
     set count [expr {$each * ${-qps}}]
     if {${-opcode} eq "write"} {
 	set r [verbs::send_burst $qas -count $each -sge [list $ma 0 $size] \
-		-opcode rdma_write -remote_addr [$mb cget -addr] \
-		-rkey [$mb cget -rkey]]
+		-depth ${-depth} -opcode rdma_write \
+		-remote_addr [$mb cget -addr] -rkey [$mb cget -rkey]]
     } else {
 	set r [verbs::send_burst $qas -count $each -sge [list $ma 0 $size] \
-		-peer $qbs -peer_sge [list $mb 0 $size]]
+		-depth ${-depth} -peer $qbs -peer_sge [list $mb 0 $size]]
     }
     set secs [dict get $r seconds]
 } elseif {${-mode} in {window list}} {
