@@ -295,9 +295,10 @@ IsQp(
  *
  *	The entry of the burst that a completion belongs to: a receive to
  *	a peer, or anything else (a send, or a failed completion, whose
- *	opcode is undefined) to a sender first.  The search starts at the
- *	last hit, so a burst of one QP, or QPs polled in turn, finds it at
- *	once.
+ *	opcode is undefined) to a sender first, and failing that to the
+ *	other role (a completion a burst QP got outside the burst, which
+ *	PollCq skips by its wr_id).  The search starts at the last hit, so
+ *	a burst of one QP, or QPs polled in turn, finds it at once.
  *
  * Results:
  *	The entry, or NULL; *peerPtr is 1 when the completion is the
@@ -331,9 +332,6 @@ FindQp(
 		*peerPtr = asPeer;
 		return bq;
 	    }
-	}
-	if (wc->status == IBV_WC_SUCCESS) {
-	    break;		/* The opcode decided. */
 	}
     }
     return NULL;
@@ -565,7 +563,7 @@ SendBurst(
     int timeout, i, k, result = TCL_ERROR, err;
     struct timespec t0, t1, idleSince, now;
     uint64_t lastDone = 0;
-    unsigned idle = 0;		/* Rounds without progress. */
+    uint64_t idle = 0;		/* Rounds without progress. */
     double secs, total;
     Tcl_Obj *d;
 

@@ -68,7 +68,7 @@ Usec(
 /*
  *----------------------------------------------------------------------
  *
- * Stamp --
+ * Stamp, Ticks --
  *
  *	A time stamp for the samples: the CPU's time stamp counter where
  *	there is one (as perftest's get_cycles), converted to microseconds
@@ -76,16 +76,26 @@ Usec(
  *	nanoseconds.  A round trip must not pay for the clock itself:
  *	clock_gettime is a system call where the kernel's clock source has
  *	no vDSO reading (HPET, as in the TCG VM: 0.86 us a call there,
- *	against 0.01 us for the counter).
+ *	against 0.01 us for the counter).  Ticks is the time from one
+ *	stamp to a later one; a negative difference (the counters of two
+ *	CPUs out of step) counts as 0.
  *
  * Results:
- *	Ticks.
+ *	Stamp: a tick count.  Ticks: a number of ticks.
  *
  * Side effects:
  *	None.
  *
  *----------------------------------------------------------------------
  */
+
+static inline double
+Ticks(
+    uint64_t from,
+    uint64_t to)
+{
+    return to > from ? (double) (to - from) : 0.0;
+}
 
 static inline uint64_t
 Stamp(void)
@@ -606,7 +616,7 @@ VerbsQpLatency(
 	    }
 	    if (i > 0) {
 		t1 = Stamp();
-		samples[nsamples++] = (double) (t1 - t0) / 2;
+		samples[nsamples++] = Ticks(t0, t1) / 2;
 	    }
 	    t0 = Stamp();
 	    if (Send(&l, &l.side[0], PONG(i), last) != TCL_OK) {
@@ -628,7 +638,7 @@ VerbsQpLatency(
 	    goto done;
 	}
 	t1 = Stamp();
-	samples[nsamples++] = (double) (t1 - t0) / 2;
+	samples[nsamples++] = Ticks(t0, t1) / 2;
     }
 
     /*
@@ -648,9 +658,14 @@ VerbsQpLatency(
      * Ticks into microseconds: the run's ticks over its time on the clock.
      */
 
-    clock_gettime(CLOCK_MONOTONIC, &c1);
-    perUsec = Usec(&c0, &c1) > 0
-	    ? (double) (Stamp() - s0) / Usec(&c0, &c1) : 1.0;
+    do {
+	/* A short run is timed over 10 ms at least (a coarse clock). */
+	clock_gettime(CLOCK_MONOTONIC, &c1);
+    } while (Usec(&c0, &c1) < 10000.0);
+    perUsec = Ticks(s0, Stamp()) / Usec(&c0, &c1);
+    if (perUsec <= 0) {
+	perUsec = 1.0;		/* A counter that did not move. */
+    }
     if (nsamples == 0) {
 	samples[nsamples++] = 0;
     }
