@@ -1452,7 +1452,7 @@ UmemClose(
 /*
  *----------------------------------------------------------------------
  *
- * UmemAddr, UmemRange, UmemRead, UmemWrite --
+ * UmemAddr, UmemRead, UmemWrite --
  *
  *	cget -addr: the buffer's address (for PRM fields that want it).
  *	$umem read OFFSET LENGTH: bytes of the buffer.  $umem write OFFSET
@@ -1478,31 +1478,6 @@ UmemAddr(
 }
 
 static int
-UmemRange(
-    Tcl_Interp *interp,
-    Mlx5Umem *u,
-    uint64_t off,
-    uint64_t len,
-    int lengthAtFault)
-{
-    Tcl_Obj *name, *value;
-
-    if (off <= u->length && len <= u->length - off) {
-	return TCL_OK;
-    }
-    name = VerbsObjName(&u->obj);
-    value = Tcl_NewWideIntObj((Tcl_WideInt) (lengthAtFault ? len : off));
-    Tcl_IncrRefCount(value);
-    VerbsArgError(interp, lengthAtFault ? "length" : "offset", value,
-	    "range %llu+%llu is outside %s (length %llu)",
-	    (unsigned long long) off, (unsigned long long) len,
-	    Tcl_GetString(name), (unsigned long long) u->length);
-    Tcl_DecrRefCount(value);
-    Tcl_DecrRefCount(name);
-    return TCL_ERROR;
-}
-
-static int
 UmemRead(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
@@ -1515,7 +1490,8 @@ UmemRead(
     if (VerbsGetUInt(interp, "offset", objv[2], INT64_MAX, &off) != TCL_OK
 	    || VerbsGetUInt(interp, "length", objv[3], INT64_MAX, &len)
 	    != TCL_OK
-	    || UmemRange(interp, u, off, len, off <= u->length) != TCL_OK) {
+	    || VerbsCheckRange(interp, objPtr, u->length, off, len,
+		off <= u->length) != TCL_OK) {
 	return TCL_ERROR;
     }
     Tcl_SetObjResult(interp, Tcl_NewByteArrayObj(u->buf + off,
@@ -1540,7 +1516,8 @@ UmemWrite(
     }
     bytes = VerbsGetBytes(interp, "bytes", objv[3], &n);
     if (bytes == NULL
-	    || UmemRange(interp, u, off, (uint64_t) n, 1) != TCL_OK) {
+	    || VerbsCheckRange(interp, objPtr, u->length, off, (uint64_t) n, 1)
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
     if (n > 0) {

@@ -771,6 +771,9 @@ MODULE_SCOPE int	VerbsDmWrite(Tcl_Interp *interp, VerbsDm *d,
 			    uint64_t off, const unsigned char *bytes,
 			    size_t len);
 MODULE_SCOPE uint64_t	VerbsMrBase(VerbsMr *m);
+MODULE_SCOPE int	VerbsCheckRange(Tcl_Interp *interp, VerbsObj *objPtr,
+			    uint64_t size, uint64_t off, uint64_t len,
+			    int lengthAtFault);
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);

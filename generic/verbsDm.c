@@ -263,21 +263,8 @@ DmRange(
     uint64_t off,
     uint64_t len)
 {
-    Tcl_Obj *name, *value;
-
-    if (d->imported || (off <= d->length && len <= d->length - off)) {
-	return TCL_OK;
-    }
-    name = VerbsObjName(&d->obj);
-    value = Tcl_NewWideIntObj((Tcl_WideInt) len);
-    Tcl_IncrRefCount(value);
-    VerbsArgError(interp, "length", value, "range %llu+%llu is outside %s "
-	    "(length %llu)", (unsigned long long) off,
-	    (unsigned long long) len, Tcl_GetString(name),
-	    (unsigned long long) d->length);
-    Tcl_DecrRefCount(value);
-    Tcl_DecrRefCount(name);
-    return TCL_ERROR;
+    return d->imported ? TCL_OK
+	    : VerbsCheckRange(interp, &d->obj, d->length, off, len, 1);
 }
 
 static int

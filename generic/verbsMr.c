@@ -218,10 +218,13 @@ MrLocal(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsMrRange, MrCheckRange --
+ * VerbsCheckRange, VerbsMrRange, MrCheckRange --
  *
  *	Check that OFFSET and LENGTH words (or numbers: MrCheckRange) name
  *	a range inside the MR; the error names the word at fault.
+ *	VerbsCheckRange is the check and its error for any object of SIZE
+ *	bytes (MR, device memory, DevX UMEM): "range OFF+LEN is outside
+ *	NAME (length SIZE)", errorCode {VERBS ARG offset|length VALUE}.
  *
  * Results:
  *	A standard Tcl result; the offset and length on success.
@@ -232,6 +235,33 @@ MrLocal(
  *----------------------------------------------------------------------
  */
 
+int
+VerbsCheckRange(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    uint64_t size,
+    uint64_t off,
+    uint64_t len,
+    int lengthAtFault)		/* The error names the length, else the
+				 * offset. */
+{
+    Tcl_Obj *name, *value;
+
+    if (off <= size && len <= size - off) {
+	return TCL_OK;
+    }
+    name = VerbsObjName(objPtr);
+    value = Tcl_NewWideIntObj((Tcl_WideInt) (lengthAtFault ? len : off));
+    Tcl_IncrRefCount(value);
+    VerbsArgError(interp, lengthAtFault ? "length" : "offset", value,
+	    "range %llu+%llu is outside %s (length %llu)",
+	    (unsigned long long) off, (unsigned long long) len,
+	    Tcl_GetString(name), (unsigned long long) size);
+    Tcl_DecrRefCount(value);
+    Tcl_DecrRefCount(name);
+    return TCL_ERROR;
+}
+
 static int
 MrCheckRange(
     Tcl_Interp *interp,
@@ -240,7 +270,7 @@ MrCheckRange(
     uint64_t len,
     int lengthAtFault)
 {
-    Tcl_Obj *name, *value;
+    Tcl_Obj *name;
 
     if (m->unusable) {
 	name = VerbsObjName(&m->obj);
@@ -251,19 +281,8 @@ MrCheckRange(
 	Tcl_DecrRefCount(name);
 	return TCL_ERROR;
     }
-    if (off <= m->length && len <= m->length - off) {
-	return TCL_OK;
-    }
-    name = VerbsObjName(&m->obj);
-    value = Tcl_NewWideIntObj((Tcl_WideInt) (lengthAtFault ? len : off));
-    Tcl_IncrRefCount(value);
-    VerbsArgError(interp, lengthAtFault ? "length" : "offset", value,
-	    "range %llu+%llu is outside %s (length %llu)",
-	    (unsigned long long) off, (unsigned long long) len,
-	    Tcl_GetString(name), (unsigned long long) m->length);
-    Tcl_DecrRefCount(value);
-    Tcl_DecrRefCount(name);
-    return TCL_ERROR;
+    return VerbsCheckRange(interp, &m->obj, m->length, off, len,
+	    lengthAtFault);
 }
 
 int
