@@ -199,13 +199,15 @@ Verbs_Init(
  * Verbs_SafeInit --
  *
  *	RDMA hands out raw memory access to other hosts: no safe
- *	interpreter gets it.
+ *	interpreter gets it.  This may be the first call of the library
+ *	in the process (a safe interpreter loading it before any trusted
+ *	one did), so it sets up the stubs table before it calls Tcl.
  *
  * Results:
  *	TCL_ERROR.
  *
  * Side effects:
- *	Sets the result.
+ *	Sets the result and the errorCode {VERBS SAFE}.
  *
  *----------------------------------------------------------------------
  */
@@ -214,6 +216,9 @@ VERBS_EXPORT int
 Verbs_SafeInit(
     Tcl_Interp *interp)
 {
+    if (Tcl_InitStubs(interp, "8.6-10", 0) == NULL) {
+	return TCL_ERROR;
+    }
     Tcl_SetObjResult(interp, Tcl_NewStringObj(
 	    "the verbs package cannot be loaded into a safe interpreter", -1));
     Tcl_SetErrorCode(interp, "VERBS", "SAFE", NULL);
