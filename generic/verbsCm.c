@@ -1433,7 +1433,7 @@ GetConnParam(
 	VERBS_OPTION(ConnArgs, srq, VF_BOOL, NULL, "bool"),
 	VERBS_FIELD_END
     };
-    ConnArgs args = {1, NULL, 0, 1, 7, 7, 0};
+    ConnArgs args = {1, NULL, 0, 1, 6, 7, 0};	/* retry_count: see to_rts */
 
     if ((objc % 2) != 0) {
 	Tcl_WrongNumArgs(interp, 2, objv, "?option value ...?");

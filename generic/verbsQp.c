@@ -1077,7 +1077,14 @@ QpToRts(
 	mask |= IBV_QP_SQ_PSN;
     }
     if (q->qpType == IBV_QPT_RC || q->qpType == IBV_QPT_XRC_SEND) {
-	attr.retry_cnt = 7;
+	/*
+	 * Six transport retries, not seven: rxe counts a retry_cnt of 7
+	 * as "retry for ever" (the specification gives 7 that meaning for
+	 * rnr_retry alone), so a dead peer would never complete there.
+	 * With 6 it ends in retry_exc_err on every device (doc/verbs.n,
+	 * FAULTS).
+	 */
+	attr.retry_cnt = 6;
 	attr.rnr_retry = 7;
 	attr.max_rd_atomic = 1;
 	mask |= IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;

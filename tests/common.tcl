@@ -15,6 +15,18 @@
 #	Test files add constraints for what the device can do (XRC, tag
 #	matching, RSS) with vt::capable.
 #
+#	knownBug   (tcltest's own, off unless asked for) a test of a bug
+#	           of the stack that is not fixed yet, named FILE-bug-N.M:
+#	           make test and make test-next run them in a pass of their
+#	           own, where their failure is expected and listed
+#	kernelCrash  (off unless asked for) a known bug that crashes the
+#	           kernel, named FILE-crash-N.M: make test-next runs each in
+#	           a boot of its own (tests/run-tests.sh)
+#
+#	In the VM, each test's start is marked in the kernel log
+#	("verbs-test: NAME (FILE)"), so that tests/vm/guest.sh can name
+#	the test that was running when the kernel crashed.
+#
 #	tests/expect.tcl, which the examples' tests source, adds:
 #	expect     Expect (tcl-expect) loads
 #	tcl9       running under Tcl 9 (make test-tcl9)
@@ -50,6 +62,20 @@ testConstraint twodevices [expr {$::vt::dev2 ne ""}]
 testConstraint rxe [string match rxe* $::vt::dev]
 testConstraint vm [info exists ::env(VERBS_VM)]
 testConstraint tcl9 [package vsatisfies [package provide Tcl] 9-]
+
+# The marks in the VM's kernel log (guest.sh reads them after a crash).
+# One write of one line makes one record; tcltest runs each file in a
+# process of its own, so the channel stays open for the file's tests.
+if {[testConstraint vm] && ![catch {open /dev/kmsg {WRONLY}} ::vt::kmsg]} {
+    fconfigure $::vt::kmsg -buffering full
+    trace add execution ::tcltest::test enter [list apply {{file cmd op} {
+	catch {
+	    puts -nonewline $::vt::kmsg \
+		"<6>verbs-test: [lindex $cmd 1] ($file)\n"
+	    flush $::vt::kmsg
+	}
+    }} [file tail $::argv0]]
+}
 
 # Capabilities of the device, from ibv_query_device_ex, for the tests of
 # features that Debian 12's rxe lacks: they run where the device has them
@@ -145,6 +171,33 @@ proc ::vt::closeAll {} {
 #	proc with ctx (a context of the device) and pd (a pd on it), and
 #	the answer is 1 when it succeeds.  Everything is closed again.  For
 #	the constraints of tests that need a capability rxe lacks.
+
+# vt::tainted --
+#	The kernel's taint flags (0 where they cannot be read); 128 (D) is
+#	set once the kernel has oopsed.
+
+proc ::vt::tainted {} {
+    if {[catch {open /proc/sys/kernel/tainted} f]} {
+	return 0
+    }
+    set t [string trim [read $f]]
+    close $f
+    return $t
+}
+
+# vt::knownOn LIST BUG --
+#	The constraints of a test of a bug of the stack seen on rxe of the
+#	kernels LIST (x.y versions): BUG (knownBug, or knownBug kernelCrash)
+#	added to "device" where the device is rxe of one of them, so that a
+#	newer kernel, or another device, runs the test like any other.
+
+proc ::vt::knownOn {kernels bug} {
+    set kver [join [lrange [split $::tcl_platform(osVersion) .-+] 0 1] .]
+    if {[testConstraint rxe] && $kver in $kernels} {
+	return [list device {*}$bug]
+    }
+    return device
+}
 
 proc ::vt::capable {script} {
     if {$::vt::dev eq ""} {

@@ -27,7 +27,9 @@
 # that the suite catches and that are not fixed yet.  Their failures are
 # expected and listed by name with their reason; they do not fail the
 # lane (a known-bug test that passes is reported as such: the bug may be
-# fixed).
+# fixed).  Last, each known bug that crashes this kernel (the tests named
+# FILE-crash-N.M, with the kernelCrash constraint; tests/vm/known-oops
+# knows their traces) runs in a boot of its own (VERBS_KERNEL_CRASH=1).
 #
 # The last line is "N passed, N failed, N skipped", summed over the host
 # and VM runs, after a line per run labelled "next: ...".  With the
@@ -171,7 +173,7 @@ export PATH=$prefix/bin:$PATH
 export LD_LIBRARY_PATH=$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export VERBS_VM_KERNEL=next VERBS_VM_NEXT_SUITE=$suite VERBS_VM_NEXT_CACHE=$vmcache
 export VERBS_NEXT_RDMA_CORE=$rcver
-export VERBS_LANE=next VERBS_KNOWNBUG=1
+export VERBS_LANE=next VERBS_KNOWNBUG=1 VERBS_KERNEL_CRASH=1
 export VERBS_LANE_INFO="kernel $kver, rdma-core $rcver, Tcl $("$tclsh" <<<'puts [info patchlevel]')"
 
 # make fuzz-next: the fuzzer on this stack (tests/fuzz/run.sh next).

@@ -17,15 +17,31 @@
 # Environment: TCLSH, DEVICE (run on the host against this device, no VM),
 # VERBS_VM=1 (use the VM even with a host device), TESTFLAGS (tcltest
 # options, e.g. "-file qp.test -verbose bpse"), VERBS_LANE (a name put
-# before each run's label, e.g. "next": tests/next.sh), VERBS_KNOWNBUG=1
-# (after the VM run, a pass of the tests marked knownBug, see below).
+# before each run's label, e.g. "next": tests/next.sh), VERBS_KNOWNBUG
+# (1 by default: after the VM run, a pass of the tests marked knownBug,
+# see below; 0 skips it), VERBS_KERNEL_CRASH=1 (the known kernel
+# crashes, each in a boot of its own, see below).
 #
-# With VERBS_KNOWNBUG=1, the tests marked with tcltest's knownBug
+# Unless VERBS_KNOWNBUG=0, the tests marked with tcltest's knownBug
 # constraint (named FILE-bug-N.M) run in the VM in a pass of their own:
 # bugs of the stack the suite catches that are not fixed yet.  Their
 # failures are expected: they are listed by name (the test's description
 # says why) on lines of their own and are not counted, and a known-bug
 # test that passes is reported too (the bug may have been fixed).
+#
+# Kernel crashes (tests/vm): a run in which the kernel crashed in a way
+# tests/vm/known-oops does not know fails, and its summary line names the
+# test that was running and the crash's first line.  A VM that died
+# before the command started, or a known crash outside its own test, is
+# booted again (tests/vm/run.sh); the run's summary line counts the new
+# boots, and only the last boot's output counts.
+#
+# With VERBS_KERNEL_CRASH=1 (make test-next), each test marked with the
+# kernelCrash constraint (named FILE-crash-N.M: known kernel bugs that
+# crash the kernel) runs in a boot of its own, with VERBS_VM_EXPECT_OOPS=1:
+# the crash is listed as the known bug seen (not counted), and so is a
+# plain failure; a pass is reported too (the bug may have been fixed), an
+# unknown crash fails.
 #
 # At the end, one line per run with its own counts and what its skipped
 # tests need ("host (no RDMA device): N passed, N failed, N skipped
@@ -85,12 +101,20 @@ run_suite() {
     echo "==== verbs tests: $name"
     "$@" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
-    line=$(grep -a '^all.tcl:' "$log" | tail -n 1 | tr -d '\r')
-    if [ -z "$line" ]; then
-	echo "run-tests.sh: the $name run ended without a test summary (exit $rc)" >&2
+    # Only the last boot's output counts.
+    local boots crash
+    boots=$(grep -ac '^run.sh: boot again' "$log")
+    lastBoot "$log" >"$log.last"
+    crash=$(grep -a '^verbs-vm: kernel crash (unknown' "$log.last" | head -n 1)
+    line=$(grep -a '^all.tcl:' "$log.last" | tail -n 1 | tr -d '\r')
+    if [ -n "$crash" ] || [ -z "$line" ]; then
+	why="no test summary (exit $rc)"
+	[ -n "$crash" ] && why="the kernel crashed: ${crash#verbs-vm: kernel crash (unknown) during }"
+	echo "run-tests.sh: the $name run failed: $why" >&2
 	status=1
 	failed=$((failed + 1))
-	summary+=("$label: no test summary (exit $rc), counted as 1 failed")
+	summary+=("$label: $why$(bootsNote "$boots"), counted as 1 failed")
+	rm -f "$log.last"
 	mv -f "$log" "$logdir/$name.log"
 	return
     fi
@@ -100,7 +124,8 @@ run_suite() {
     [ "$rc" -eq 0 ] || status=1
     # A test file that dies part way (a Tcl error outside any test) is
     # reported by tcltest but not counted: count it as a failure.
-    errors=$(grep -ac '^Test file error' "$log")
+    errors=$(grep -ac '^Test file error' "$log.last")
+    rm -f "$log.last"
     if [ "$errors" -gt 0 ]; then
 	echo "run-tests.sh: $errors test file(s) of the $name run ended in an error" >&2
 	f=$((f + errors))
@@ -110,8 +135,25 @@ run_suite() {
     [ -n "$note" ] || { why=$(skips "$log"); note=${why:+by constraint: $why}; }
     line="$label: $p passed, $f failed, $s skipped"
     [ "$s" -gt 0 ] && [ -n "$note" ] && line="$line ($note)"
+    line="$line$(bootsNote "$boots")"
     summary+=("$line")
     mv -f "$log" "$logdir/$name.log"
+}
+
+# lastBoot LOG: LOG from the last "run.sh: boot again" line on (all of it
+# when there is none).
+lastBoot() {
+    awk '/^run.sh: boot again/ { n = NR } { l[NR] = $0 }
+	 END { for (i = n + 1; i <= NR; i++) print l[i] }' "$1"
+}
+
+# bootsNote N: "; N new boots (why, ...)" for a summary line, or nothing.
+bootsNote() {
+    [ "$1" -gt 0 ] || return 0
+    printf '; %d new boot%s (%s)' "$1" "$([ "$1" -gt 1 ] && echo s)" \
+	"$(grep -a '^run.sh: boot again' "$log" | sed 's/^[^:]*: [^:]*: //' |
+	   sort | uniq -c | awk '{ $1 = $1 "x"; print }' | paste -sd, - |
+	   sed 's/,/, /g')"
 }
 
 vm_run() {
@@ -165,7 +207,7 @@ fi
 if [ $vm_too = 1 ]; then
     run_suite vm "vm (rxe0, rxe1)" "" vm_run "$TCLSH" "$src/tests/all.tcl" $TESTFLAGS
 fi
-if [ $vm_too = 1 ] && [ "${VERBS_KNOWNBUG:-}" = 1 ]; then
+if [ $vm_too = 1 ] && [ "${VERBS_KNOWNBUG:-1}" = 1 ]; then
     # Only the knownBug tests: the constraint switched on, the names
     # matched (TESTFLAGS' own -file/-match still narrow it down).
     name=${VERBS_LANE:+$VERBS_LANE-}knownbug log=$logdir/$name.log.$$
@@ -188,6 +230,45 @@ if [ $vm_too = 1 ] && [ "${VERBS_KNOWNBUG:-}" = 1 ]; then
 	done < <(grep -a '^++++ .* PASSED$' "$log" | sed 's/^++++ //; s/ PASSED$//')
     fi
     mv -f "$log" "$logdir/$name.log"
+fi
+if [ $vm_too = 1 ] && [ "${VERBS_KERNEL_CRASH:-}" = 1 ]; then
+    # Each known kernel crash in a boot of its own.  "test NAME" lines
+    # of the test files whose names have "-crash-" (the constraints then
+    # decide whether it runs on this stack).
+    grep -o '^test [A-Za-z0-9_]*-crash-[0-9.]*' "$src"/tests/*.test |
+    while IFS=: read -r file t; do
+	echo "${file##*/} ${t#test }"
+    done >"$logdir/crash-tests.$$"
+    while read -r file t; do
+	name=${VERBS_LANE:+$VERBS_LANE-}crash-$t log=$logdir/$name.log.$$
+	echo "==== verbs tests: $name (a known kernel crash, in a boot of its own)"
+	VERBS_VM_EXPECT_OOPS=1 vm_run "$TCLSH" "$src/tests/all.tcl" \
+	    -constraints "knownBug kernelCrash" -file "$file" -match "$t" \
+	    -verbose bpe </dev/null 2>&1 | tee "$log"
+	crash=$(grep -a '^verbs-vm: kernel crash (' "$log" | head -n 1)
+	line=$(grep -a '^all.tcl:' "$log" | tail -n 1 | tr -d '\r')
+	set -- $line
+	case $crash in
+	*"(unknown"*)
+	    failed=$((failed + 1)) status=1
+	    summary+=("${lane}known kernel crash $t: another crash: ${crash#verbs-vm: kernel crash (unknown) during }, counted as 1 failed") ;;
+	?*)
+	    summary+=("${lane}known kernel crash (not counted): $t crashed the kernel as expected: ${crash#*) during }") ;;
+	*)
+	    if [ -z "$line" ]; then
+		failed=$((failed + 1)) status=1
+		summary+=("${lane}known kernel crash $t: no test summary, counted as 1 failed")
+	    elif [ "$9" -gt 0 ]; then
+		summary+=("${lane}known kernel crash (not counted): $t failed as expected without crashing the kernel this time")
+	    elif [ "$5" -gt 0 ]; then
+		summary+=("${lane}known kernel crash not seen (passed): $t")
+	    else
+		summary+=("${lane}known kernel crash $t: skipped on this stack")
+	    fi ;;
+	esac
+	mv -f "$log" "$logdir/$name.log"
+    done <"$logdir/crash-tests.$$"
+    rm -f "$logdir/crash-tests.$$"
 fi
 [ "$failed" -eq 0 ] || status=1
 [ ${#summary[@]} -eq 0 ] || printf '%s\n' "${summary[@]}"

@@ -15,11 +15,28 @@
 #             terminal: the command runs with ttyS1, which run.sh connects
 #             to that terminal, as its controlling terminal
 #   stdin     (run.sh -i otherwise) the command's stdin
+#   boot      "N F": the boot's number (1, then 2, ... when run.sh boots
+#             again) and 1 or 0: whether to play a kernel that crashed
+#             while booting (tests/vm.test)
 #
 # It prints "VERBS-VM-START;NONCE" just before the command and
 # "VERBS-VM-EXIT=STATUS;NONCE" after it, then powers the VM off.  Being
 # PID 1 we must never exit: that panics the kernel (which, with panic=-1
 # and qemu's -no-reboot, still ends the VM, but without a status).
+#
+# Kernel crashes.  A kernel that oopsed while booting prints
+# "VERBS-VM-RETRY;NONCE" instead of starting the command (run.sh boots
+# again).  While the command runs, the kernel's taint flags are read once
+# a second; an Oops, a BUG() or a soft lockup (taint D or L) stops it (its
+# process group is killed: nothing after an Oops in the same boot can be
+# trusted), unless the run expects one (VERBS_VM_EXPECT_OOPS=1).  After
+# the command, a crash report from the kernel log (an Oops, "BUG:",
+# "kernel BUG at", a general protection fault) is printed as
+# "verbs-vm: kernel crash (KIND) during TEST: FIRST LINE" and the trace,
+# then "VERBS-VM-OOPS=KIND;NONCE" before the exit line.  KIND is "known"
+# when a pattern of tests/vm/known-oops matches the report, else
+# "unknown".  TEST is the last test that tests/common.tcl marked as
+# started in the kernel log ("verbs-test: FILE NAME") before the report.
 #
 # No "set -e": whatever happens, the script has to get to the sentinel.
 set -u
@@ -32,6 +49,8 @@ bb=/bin/busybox
 run=${1:-}
 nonce=none
 [ -n "$run" ] && [ -r "$run/nonce" ] && read -r nonce <"$run/nonce"
+boot=1 fakecrash=0
+[ -n "$run" ] && [ -r "$run/boot" ] && read -r boot fakecrash <"$run/boot"
 
 # With verbs.debug=1 on the kernel command line (VERBS_VM_VERBOSE=1 on the
 # host), report how long each setup step took.
@@ -176,16 +195,54 @@ step "GIDs and ports ready"
 # The host's whitelisted environment first, then what the guest knows
 # better (device names and GID indexes always come from here).
 . "$run/env.sh"
-export VERBS_VM=1
+export VERBS_VM=1 VERBS_VM_BOOT="$boot"
 export VERBS_DEVICE=rxe0 VERBS_DEVICE2=rxe1 VERBS_PORT=1
 export VERBS_GID_INDEX="$gid0" VERBS_GID_INDEX2="$gid1"
 export VERBS_IP0=198.18.0.1 VERBS_IP1=198.18.0.2
 
+# A crash report in the kernel log: the lines from the first one that
+# starts a report to the end of its trace, on stdout (nothing if none).
+# The log lines look like "[   12.345678] TEXT".
+crash_report() {
+    dmesg 2>/dev/null | $bb awk '
+        { line = $0; sub(/^\[[ 0-9.]*\] /, "", line) }
+        !on && (line ~ /^(BUG: |kernel BUG at |Oops: |general protection fault)/ ||
+                line ~ /^watchdog: BUG: soft lockup/) { on = 1 }
+        on { print line; n++ }
+        on && (line ~ /---\[ end trace/ || n >= 60) { exit }'
+}
+# The taint flags that mean the kernel died somewhere: D (an Oops or
+# BUG, 128) and L (a soft lockup, 16384).
+# (Not with the shell's read: it reads a byte at a time, and a sysctl
+# file answers a read at an offset past 0 with end of file.)
+fatal_taint() {
+    t=$($bb cat /proc/sys/kernel/tainted 2>/dev/null)
+    [ $(( ${t:-0} & (128 | 16384) )) -ne 0 ]
+}
+
+# A kernel that oopsed while booting (it happens under TCG) runs nothing:
+# run.sh boots again.  (With a 1 after the boot's number in RUNDIR/boot,
+# the harness's own tests make this boot play such a kernel: a report
+# line in the log and the taint flag D.)
+if [ "$fakecrash" = 1 ]; then
+    echo "<1>BUG: a crash while booting, played by tests/vm.test" >/dev/kmsg
+    echo 128 >/proc/sys/kernel/tainted
+fi
+if fatal_taint; then
+    echo "verbs-vm: the kernel crashed while booting; run.sh boots again:"
+    crash_report | $bb head -n 12 | $bb sed 's/^/verbs-vm: | /'
+    printf 'VERBS-VM-RETRY;%s\n' "$nonce"
+    finish 125
+fi
+
 # Keep the kernel quiet on the console while the command runs (panics and
 # oopses still get through: the kernel raises the level for those itself),
-# and report new warnings from the log afterwards instead.
+# and report new warnings from the log afterwards instead.  The test files
+# mark each test's start in the log (tests/common.tcl), as many as they
+# like: writes to /dev/kmsg are not rate limited here.
 dmesg -n 1 2>/dev/null
 dmesg -C 2>/dev/null
+echo on >/proc/sys/kernel/printk_devkmsg 2>/dev/null
 
 # An interactive run (run.sh -i on a terminal): the command's terminal is
 # ttyS1, which run.sh connects to the host terminal once it sees the start
@@ -225,12 +282,60 @@ if [ -n "$tty" ]; then
         exit "$status"' sh "$bb" "$run/cmd.sh" <&4 >&4 2>&4 4>&-
     status=$?
     exec 4>&-
-elif [ -r "$run/stdin" ]; then
-    sh "$run/cmd.sh" <"$run/stdin"
-    status=$?
 else
-    sh "$run/cmd.sh" </dev/null
+    # In a session of its own (busybox setsid: a background child of this
+    # shell is no group leader, so it calls setsid(2) without forking and
+    # $! is the session's leader), so that one kill reaches every process
+    # the command started.  A zombie is not alive.
+    input=/dev/null
+    [ -r "$run/stdin" ] && input=$run/stdin
+    $bb setsid sh "$run/cmd.sh" <"$input" &
+    cmd=$!
+    alive() {
+        st=''
+        [ -e "/proc/$1/stat" ] && read -r st 2>/dev/null <"/proc/$1/stat" ||
+            return 1
+        st=${st##*) }
+        [ "${st%% *}" != Z ]
+    }
+    while alive "$cmd"; do
+        if fatal_taint && [ "${VERBS_VM_EXPECT_OOPS:-}" != 1 ]; then
+            # The trace takes a moment to reach the log.
+            $bb sleep 2
+            echo "verbs-vm: the kernel crashed: the command is stopped"
+            $bb kill -9 -- "-$cmd" 2>/dev/null || $bb kill -9 "$cmd"
+            break
+        fi
+        $bb sleep 1
+    done
+    wait "$cmd"
     status=$?
+fi
+
+# A crash: where, and whether it is a known one.
+report=$(crash_report)
+if [ -n "$report" ]; then
+    first=$(echo "$report" | $bb head -n 1)
+    # The last test marked as started before the report.
+    test=$(dmesg 2>/dev/null | $bb awk '
+        { line = $0; sub(/^\[[ 0-9.]*\] /, "", line) }
+        line ~ /^verbs-test: / { t = substr(line, 13) }
+        line ~ /^(BUG: |kernel BUG at |Oops: |general protection fault)/ ||
+            line ~ /^watchdog: BUG: soft lockup/ { exit }
+        END { print (t == "" ? "no test (none had started)" : t) }')
+    kind=unknown note=''
+    joined=$(echo "$report" | $bb tr '\n' ' ')
+    known=$($bb dirname "$0")/known-oops
+    if [ -r "$known" ]; then
+        while IFS='|' read -r pat why; do
+            case $pat in ''|'#'*) continue ;; esac
+            # shellcheck disable=SC2254
+            case $joined in *$pat*) kind=known note=$why; break ;; esac
+        done <"$known"
+    fi
+    echo "verbs-vm: kernel crash ($kind${note:+: $note}) during $test: $first"
+    echo "$report" | $bb sed 's/^/verbs-vm: | /'
+    printf 'VERBS-VM-OOPS=%s;%s\n' "$kind" "$nonce"
 fi
 
 # Warnings in expected-warnings (next to this script) are marked as such.

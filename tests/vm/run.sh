@@ -13,7 +13,18 @@
 # boot and fed to CMD.
 #
 # Exit status: the command's, or 125 if the VM never reported one (boot
-# failure, kernel panic, qemu error, timeout).  See tests/vm/README.
+# failure, kernel panic, qemu error, timeout) or the kernel crashed while
+# the command ran (an Oops, BUG or soft lockup that tests/vm/known-oops
+# does not know; guest.sh reports it and names the test).
+#
+# Boots again, up to VERBS_VM_BOOT_RETRIES times (default 2), when the VM
+# died before the command started (the emulated machine's failure, not a
+# result), when the kernel crashed while booting, and when a known kernel
+# bug crashed it during the command (unless VERBS_VM_EXPECT_OOPS=1: a run
+# of a known crash's own test).  Each new boot is announced on stderr by a
+# line starting "run.sh: boot again"; a terminal session is never booted
+# again.  The command sees the boot's number as VERBS_VM_BOOT.  See
+# tests/vm/README.
 set -eu
 
 prog=run.sh
@@ -193,93 +204,147 @@ if [ "$input" = tty ]; then
     mkfifo "$run/term.in" "$run/term.out"
     qemu+=(-chardev "pipe,id=term,path=$run/term" -serial chardev:term)
 fi
-timeout -k 10 "$timeout_s" "${qemu[@]}" \
-    </dev/null >"$run/console" 2>&1 7<&- &
-qpid=$!
-if [ "$input" = tty ]; then
-    cat "$run/term.out" 7<&- &
-    outpid=$!
-fi
-
 elapsed() { echo "$EPOCHREALTIME $t_start" | awk '{ printf "%.1f", $1 - $2 }'; }
 
-# Relay the console.  Until the command starts, only show what matters
-# (messages from init/guest.sh, qemu errors, kernel panics/oopses with
-# everything after them); from then on show everything except the sentinel.
-# The raw console is kept in console.log for the failure report.
-state=boot status='' diag='' started=''
-exec 8>"$log"
-while :; do
-    rc=0
-    if [ "$state" = finished ]; then
-        # The guest powers off right after the sentinel; if it hangs
-        # instead, stop it rather than waiting for the timeout.
-        IFS= read -r -t 30 line || rc=$?
-        if [ $rc -gt 128 ]; then
-            kill "$qpid" 2>/dev/null || true
-            continue
-        fi
-    else
-        IFS= read -r line || rc=$?
+# boot --
+#	One boot: starts qemu and relays the console until it stops.  Sets
+#	status (the command's, or empty), started (the command started),
+#	diag (the guest explained a failure), oops (known or unknown, from
+#	guest.sh's crash report), again (guest.sh asks for a new boot) and
+#	qrc (qemu's exit status).
+boot() {
+    local line rc state=boot
+    status='' diag='' started='' oops='' again=''
+    timeout -k 10 "$timeout_s" "${qemu[@]}" \
+	</dev/null >"$run/console" 2>&1 7<&- &
+    qpid=$!
+    if [ "$input" = tty ]; then
+	cat "$run/term.out" 7<&- &
+	outpid=$!
     fi
-    # EOF; a last line without a newline is still processed.
-    [ $rc -eq 0 ] || [ -n "$line" ] || break
-    line=${line//$'\r'/}
-    printf '%s\n' "$line" >&8
-    case $line in
-    *"VERBS-VM-START;$nonce"*)
-        state=run started=1
-        [ -n "$timing" ] && echo "$prog: command started after $(elapsed) s" >&2
-        if [ "$input" = tty ]; then
-            # From here every key goes to the guest as it is typed: its
-            # line discipline echoes and edits lines and turns Ctrl-C into
-            # SIGINT for the command (the terminal's own ISIG is off).
-            # The cat reads fd 7: a background job of bash would otherwise
-            # get /dev/null as its stdin.
-            stty raw -echo opost <&7
-            cat <&7 >"$run/term.in" &
-            inpid=$!
-        fi
-        continue ;;
-    *";$nonce")
-        if [[ $line =~ ^(.*)VERBS-VM-EXIT=([0-9]+)\;$nonce$ ]]; then
-            [ -n "${BASH_REMATCH[1]}" ] && printf '%s\n' "${BASH_REMATCH[1]}"
-            status=${BASH_REMATCH[2]}
-            state=finished
-            continue
-        fi ;;
-    esac
-    case $state in
-    run|verbose) printf '%s\n' "$line" ;;
-    boot)
-        if [ -n "$verbose" ]; then
-            printf '%s\n' "$line"
-        else
-            case $line in
-            *"Kernel panic"*|*"Oops"*|*"BUG:"*|*"cut here"*|*"Call Trace"*)
-                state=verbose
-                printf '%s\n' "$line" ;;
-            *verbs-vm:*)
-                # (the firmware leaves "Booting from ROM.." unterminated)
-                diag=1
-                printf '%s\n' "verbs-vm:${line#*verbs-vm:}" ;;
-            *qemu-system*|*timeout:*)
-                diag=1
-                printf '%s\n' "$line" ;;
-            esac
-        fi ;;
-    finished)
-        # Only a kernel panic while powering off would be worth seeing.
-        case $line in
-        *"Kernel panic"*|*"Oops"*|*"BUG:"*) printf '%s\n' "$line" ;;
-        esac ;;
-    esac
-done <"$run/console"
-exec 8>&-
 
-qrc=0
-wait "$qpid" || qrc=$?
-qpid=
+    # Relay the console.  Until the command starts, only show what matters
+    # (messages from init/guest.sh, qemu errors, kernel panics/oopses with
+    # everything after them); from then on show everything except the
+    # sentinels.  The raw console is kept in console.log for the failure
+    # report.
+    exec 8>"$log"
+    while :; do
+	rc=0
+	if [ "$state" = finished ]; then
+	    # The guest powers off right after the sentinel; if it hangs
+	    # instead, stop it rather than waiting for the timeout.
+	    IFS= read -r -t 30 line || rc=$?
+	    if [ $rc -gt 128 ]; then
+		kill "$qpid" 2>/dev/null || true
+		continue
+	    fi
+	else
+	    IFS= read -r line || rc=$?
+	fi
+	# EOF; a last line without a newline is still processed.
+	[ $rc -eq 0 ] || [ -n "$line" ] || break
+	line=${line//$'\r'/}
+	printf '%s\n' "$line" >&8
+	case $line in
+	*"VERBS-VM-START;$nonce"*)
+	    state=run started=1
+	    [ -n "$timing" ] && echo "$prog: command started after $(elapsed) s" >&2
+	    if [ "$input" = tty ]; then
+		# From here every key goes to the guest as it is typed: its
+		# line discipline echoes and edits lines and turns Ctrl-C
+		# into SIGINT for the command (the terminal's own ISIG is
+		# off).  The cat reads fd 7: a background job of bash would
+		# otherwise get /dev/null as its stdin.
+		stty raw -echo opost <&7
+		cat <&7 >"$run/term.in" &
+		inpid=$!
+	    fi
+	    continue ;;
+	*";$nonce")
+	    if [[ $line =~ ^(.*)VERBS-VM-EXIT=([0-9]+)\;$nonce$ ]]; then
+		[ -n "${BASH_REMATCH[1]}" ] && printf '%s\n' "${BASH_REMATCH[1]}"
+		status=${BASH_REMATCH[2]}
+		state=finished
+		continue
+	    elif [[ $line =~ ^(.*)VERBS-VM-OOPS=([a-z]+)\;$nonce$ ]]; then
+		[ -n "${BASH_REMATCH[1]}" ] && printf '%s\n' "${BASH_REMATCH[1]}"
+		oops=${BASH_REMATCH[2]}
+		continue
+	    elif [[ $line =~ VERBS-VM-RETRY\;$nonce$ ]]; then
+		again=1
+		continue
+	    fi ;;
+	esac
+	case $state in
+	run|verbose) printf '%s\n' "$line" ;;
+	boot)
+	    if [ -n "$verbose" ]; then
+		printf '%s\n' "$line"
+	    else
+		case $line in
+		*"Kernel panic"*|*"Oops"*|*"BUG:"*|*"cut here"*|*"Call Trace"*)
+		    state=verbose
+		    printf '%s\n' "$line" ;;
+		*verbs-vm:*)
+		    # (the firmware leaves "Booting from ROM.." unterminated)
+		    diag=1
+		    printf '%s\n' "verbs-vm:${line#*verbs-vm:}" ;;
+		*qemu-system*|*timeout:*)
+		    diag=1
+		    printf '%s\n' "$line" ;;
+		esac
+	    fi ;;
+	finished)
+	    # Only a kernel panic while powering off would be worth seeing.
+	    case $line in
+	    *"Kernel panic"*|*"Oops"*|*"BUG:"*) printf '%s\n' "$line" ;;
+	    esac ;;
+	esac
+    done <"$run/console"
+    exec 8>&-
+
+    qrc=0
+    wait "$qpid" || qrc=$?
+    qpid=
+    # (guest.sh's status after a crash while booting is its own, not the
+    # command's.)
+    [ -z "$again" ] || status=''
+}
+
+retries=${VERBS_VM_BOOT_RETRIES:-2}
+case $retries in
+''|*[!0-9]*) die "bad VERBS_VM_BOOT_RETRIES '$retries'" ;;
+esac
+attempt=0
+while :; do
+    attempt=$((attempt + 1))
+    # The boot's number (guest.sh exports it as VERBS_VM_BOOT) and, for
+    # the harness's own tests (tests/vm.test), whether this boot plays a
+    # kernel that crashed while booting (VERBS_VM_FAKE_BOOT_CRASH=N: the
+    # first N boots).
+    echo "$attempt $([ "$attempt" -le "${VERBS_VM_FAKE_BOOT_CRASH:-0}" ] &&
+	echo 1 || echo 0)" >"$run/boot"
+    boot
+    # Why this boot's result is not the command's.
+    why=''
+    if [ -n "$again" ]; then
+	why="the kernel crashed while booting"
+    elif [ -z "$status" ] && [ -z "$started" ] && [ "$qrc" -ne 124 ] &&
+	 [ "$qrc" -ne 137 ]; then
+	why="the VM stopped before the command started (qemu exit status $qrc)"
+    elif [ "$oops" = known ] && [ "${VERBS_VM_EXPECT_OOPS:-}" != 1 ]; then
+	why="a known kernel bug crashed the kernel during the command"
+    fi
+    [ -n "$why" ] && [ "$input" != tty ] && [ "$attempt" -le "$retries" ] ||
+	break
+    if [ -z "$started" ] && [ -z "$verbose" ] && [ -z "$again" ]; then
+	echo "$prog: last console lines:" >&2
+	tail -n 12 "$log" | sed 's/^/  | /' >&2
+    fi
+    echo "$prog: boot again ($attempt of $retries): $why" >&2
+done
+
 if [ "$input" = tty ]; then
     # The output cat ends with qemu (if qemu never opened term.out, opening
     # it here lets the cat's own open return); the input cat would wait for
@@ -295,19 +360,25 @@ if [ "$input" = tty ]; then
 fi
 [ -n "$timing" ] && echo "$prog: total $(elapsed) s" >&2
 
+if [ "$oops" = unknown ]; then
+    echo "$prog: the kernel crashed while the command ran, and tests/vm/known-oops does not know the crash (the report is above)" >&2
+    exit 125
+fi
 if [ -z "$status" ]; then
     if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
-        why="timeout after $timeout_s s"
+	why="timeout after $timeout_s s"
     elif grep -q "Kernel panic" "$log"; then
-        why="kernel panic"
-    elif [ "$state" = boot ]; then
-        why="the VM stopped before the command started; qemu exit status $qrc"
+	why="kernel panic"
+    elif [ -n "$again" ]; then
+	why="the kernel crashed while booting, $attempt times"
+    elif [ -z "$started" ]; then
+	why="the VM stopped before the command started; qemu exit status $qrc"
     else
-        why="qemu exit status $qrc"
+	why="qemu exit status $qrc"
     fi
-    if [ "$state" = boot ] && [ -z "$verbose" ] && [ -z "$diag" ]; then
-        echo "$prog: last console lines:" >&2
-        tail -n 25 "$log" | sed 's/^/  | /' >&2
+    if [ -z "$started" ] && [ -z "$verbose" ] && [ -z "$diag" ]; then
+	echo "$prog: last console lines:" >&2
+	tail -n 25 "$log" | sed 's/^/  | /' >&2
     fi
     echo "$prog: the VM did not report an exit status ($why)" >&2
     exit 125
