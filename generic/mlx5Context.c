@@ -13,8 +13,34 @@
  */
 
 #include "mlx5.h"
+#include "mlx5Prm.h"
 #include <errno.h>
 #include <string.h>
+
+static int	Mlx5Init(Tcl_Interp *interp);
+static VerbsMethodProc Mlx5ContextMethod;
+static void	Mlx5ContextFree(VerbsContext *c);
+
+/*
+ * The buffers libmlx5 asks a parent domain's allocator for.
+ */
+
+static const VerbsEnum resourceTypes[] = {
+    {"qp", MLX5DV_RES_TYPE_QP},
+    {"rwq", MLX5DV_RES_TYPE_RWQ},
+    {"dbr", MLX5DV_RES_TYPE_DBR},
+    {"srq", MLX5DV_RES_TYPE_SRQ},
+    {"cq", MLX5DV_RES_TYPE_CQ},
+    {NULL, 0}
+};
+
+/*
+ * The provider's row (verbs.h, VERBS_PROVIDERS): what the core calls.
+ */
+
+const VerbsProvider verbsMlx5Provider = {
+    "mlx5", Mlx5Init, Mlx5ContextMethod, Mlx5ContextFree, resourceTypes
+};
 
 /*
  * mlx5dv_query_device as a dict.
@@ -262,14 +288,14 @@ Mlx5Context *
 Mlx5ContextState(
     VerbsContext *c)
 {
-    if (c->dv == NULL) {
-	Mlx5Context *m = (Mlx5Context *) ckalloc(sizeof(Mlx5Context));
+    int fresh = c->provider == NULL;
+    Mlx5Context *m = (Mlx5Context *) VerbsProviderAttach(c,
+	    &verbsMlx5Provider, sizeof(Mlx5Context));
 
-	memset(m, 0, sizeof(Mlx5Context));
+    if (fresh) {
 	Tcl_InitHashTable(&m->cqns, TCL_ONE_WORD_KEYS);
-	c->dv = m;
     }
-    return (Mlx5Context *) c->dv;
+    return m;
 }
 
 /*
@@ -364,8 +390,7 @@ ContextOpenCmd(
     Mlx5ContextState(c)->devx = devx;
     if (VerbsSetNonBlocking(interp, ctx->async_fd) != TCL_OK
 	    || VerbsObjRegister(interp, &c->obj, NULL, nameObj) != TCL_OK) {
-	Tcl_DeleteHashTable(&((Mlx5Context *) c->dv)->cqns);
-	ckfree(c->dv);
+	Mlx5ContextFree(c);
 	ibv_close_device(ctx);
 	ckfree(c->devName);
 	ckfree(c);
@@ -398,15 +423,16 @@ ContextOpenCmd(
  *----------------------------------------------------------------------
  */
 
-void
+static void
 Mlx5ContextFree(
     VerbsContext *c)
 {
     Mlx5PendingRetry(c);
     Mlx5PendingForget(c);
-    Tcl_DeleteHashTable(&((Mlx5Context *) c->dv)->cqns);
-    ckfree(c->dv);
-    c->dv = NULL;
+    Tcl_DeleteHashTable(&((Mlx5Context *) c->providerData)->cqns);
+    ckfree(c->providerData);
+    c->providerData = NULL;
+    c->provider = NULL;
 }
 
 /*
@@ -427,7 +453,7 @@ Mlx5ContextFree(
  *----------------------------------------------------------------------
  */
 
-int
+static int
 Mlx5ContextMethod(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
@@ -745,7 +771,8 @@ MakeEnsembles(
  *
  * Mlx5Init --
  *
- *	The mlx5 commands: ::mlx5::context open, ::mlx5::dv obj, DevX
+ *	The provider's init proc: the mlx5 commands, ::mlx5::prm
+ *	(mlx5Prm.c), ::mlx5::context open, ::mlx5::dv obj, DevX
  *	(mlx5Devx.c), the DV queues and flows (mlx5Queue.c), and their
  *	ensembles.
  *
@@ -758,7 +785,7 @@ MakeEnsembles(
  *----------------------------------------------------------------------
  */
 
-int
+static int
 Mlx5Init(
     Tcl_Interp *interp)
 {
@@ -767,6 +794,9 @@ Mlx5Init(
 	"var", "pp", "qp", "cq", "flow", "", NULL
     };
 
+    if (Mlx5PrmInit(interp) != TCL_OK) {
+	return TCL_ERROR;
+    }
     Mlx5AddCommand(interp, "context::open", ContextOpenCmd);
     Mlx5AddCommand(interp, "dv::obj", DvObjCmd);
     if (Mlx5DevxInit(interp) != TCL_OK || Mlx5QueueInit(interp) != TCL_OK) {

@@ -453,7 +453,7 @@ ObjNumber(
 	 * knows): mlx5dv_init_obj on a CQ changes how libmlx5 treats it.
 	 */
 
-	Mlx5Context *m = (Mlx5Context *) c->dv;
+	Mlx5Context *m = (Mlx5Context *) c->providerData;
 	Tcl_HashEntry *h = m ? Tcl_FindHashEntry(&m->cqns,
 		(char *) ((VerbsCq *) o)->cq) : NULL;
 
@@ -711,7 +711,7 @@ void
 Mlx5PendingRetry(
     VerbsContext *c)
 {
-    Mlx5Context *m = (Mlx5Context *) c->dv;
+    Mlx5Context *m = (Mlx5Context *) c->providerData;
     Mlx5Pending **pp, *p;
     int progress = 1;
 
@@ -747,7 +747,7 @@ void
 Mlx5PendingForget(
     VerbsContext *c)
 {
-    Mlx5Context *m = (Mlx5Context *) c->dv;
+    Mlx5Context *m = (Mlx5Context *) c->providerData;
     Mlx5Pending *p;
 
     while (m && (p = m->pending) != NULL) {
@@ -761,7 +761,7 @@ Tcl_Obj *
 Mlx5PendingList(
     VerbsContext *c)
 {
-    Mlx5Context *m = (Mlx5Context *) c->dv;
+    Mlx5Context *m = (Mlx5Context *) c->providerData;
     Mlx5Pending *p;
     Tcl_Obj *list = Tcl_NewObj();
 

@@ -334,9 +334,7 @@ QpCreateCmd(
 	for (i = 0; i < w.objc; i++) {
 	    Tcl_IncrRefCount(w.objv[i]);
 	}
-	verbsQpMaker = &maker;
-	result = VerbsQpCreate(interp, w.objc, w.objv, NULL);
-	verbsQpMaker = NULL;
+	result = VerbsQpCreate(interp, w.objc, w.objv, NULL, &maker);
 	for (i = 0; i < w.objc; i++) {
 	    Tcl_DecrRefCount(w.objv[i]);
 	}
@@ -432,9 +430,7 @@ CqCreateCmd(
     if (OnMlx5(interp, objc, objv, "mlx5dv_create_cq") != TCL_OK) {
 	result = TCL_ERROR;
     } else {
-	verbsCqMaker = &maker;
-	result = VerbsCqCreateCmd(NULL, interp, w.objc, w.objv);
-	verbsCqMaker = NULL;
+	result = VerbsCqCreate(interp, w.objc, w.objv, &maker);
     }
     ckfree(w.objv);
     return result;

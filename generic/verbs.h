@@ -145,7 +145,8 @@ typedef struct VerbsContext {
     struct ibv_context *ctx;
     char *devName;
     int borrowed;		/* librdmacm's context: never closed here. */
-    void *dv;			/* mlx5 state (mlx5Context.c), or NULL. */
+    const struct VerbsProvider *provider;	/* The provider that attached */
+    void *providerData;		/* its state to the context, or NULL. */
 } VerbsContext;
 
 typedef struct VerbsChannel {
@@ -683,18 +684,41 @@ MODULE_SCOPE const VerbsType *const verbsTypes[];
 MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsForkInitCmd, VerbsForkStatusCmd;
 
 /*
- * mlx5 direct verbs (mlx5*.c): the package's mlx5 commands, the context's
- * [$ctx mlx5 ...] method and what must happen before a context closes.
+ * Providers (mlx5 today, in mlx5*.c): plug-ins that the core calls and
+ * never names.  Each fills a VerbsProvider, constant, and has a row in
+ * VERBS_PROVIDERS: X(Name) stands for its verbs<Name>Provider.  The
+ * package's load calls each init proc (the provider's commands, in its
+ * own namespace); [$ctx NAME subcommand ...] calls its method; a context
+ * to which the provider attached its state (VerbsProviderAttach) calls
+ * its free proc before the device closes.  A row is X(Name, "name"),
+ * the name being the provider's VerbsProvider.name.
  */
 
-MODULE_SCOPE int	Mlx5Init(Tcl_Interp *interp);
+typedef struct VerbsProvider {
+    const char *name;		/* "mlx5": the context method's name. */
+    int (*init)(Tcl_Interp *interp);
+    VerbsMethodProc *method;	/* [$ctx NAME ...]; objv[1] is NAME. */
+    void (*free)(VerbsContext *c);	/* Frees c->providerData. */
+    const VerbsEnum *resourceTypes;	/* The buffers its parent domain
+				 * allocator asks for (verbs::pd create
+				 * -alloc), or NULL. */
+} VerbsProvider;
+
+#define VERBS_PROVIDERS(X) X(Mlx5, "mlx5")
+#define VERBS_DECLARE_PROVIDER(N, name) \
+    MODULE_SCOPE const VerbsProvider verbs##N##Provider;
+VERBS_PROVIDERS(VERBS_DECLARE_PROVIDER)
+MODULE_SCOPE const VerbsProvider *const verbsProviders[];
+
+MODULE_SCOPE void	*VerbsProviderAttach(VerbsContext *c,
+			    const VerbsProvider *provider, size_t size);
+MODULE_SCOPE VerbsMethodProc VerbsProviderMethod;
 
 /*
- * How [mlx5::qp create] and [mlx5::cq create] reuse the verbs constructors:
- * while verbsQpMaker (verbsCqMaker) is set, the next VerbsQpCreate
- * (verbs::cq create) takes it (and clears it) and makes its extended QP
- * (CQ) with the maker's create proc instead of ibv_create_qp_ex
- * (ibv_create_cq_ex); call names it in errors.
+ * How a provider's constructors ([mlx5::qp create], [mlx5::cq create])
+ * reuse the verbs ones: VerbsQpCreate (VerbsCqCreate) given a maker makes
+ * its extended QP (CQ) with the maker's create proc instead of
+ * ibv_create_qp_ex (ibv_create_cq_ex); call names it in errors.
  */
 
 typedef struct VerbsQpMaker {
@@ -711,10 +735,6 @@ typedef struct VerbsCqMaker {
     void *clientData;
 } VerbsCqMaker;
 
-MODULE_SCOPE const VerbsQpMaker *verbsQpMaker;
-MODULE_SCOPE const VerbsCqMaker *verbsCqMaker;
-MODULE_SCOPE VerbsMethodProc Mlx5ContextMethod;
-MODULE_SCOPE void	Mlx5ContextFree(VerbsContext *c);
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
 MODULE_SCOPE Tcl_ObjCmdProc VerbsSendBurstCmd;
@@ -733,12 +753,14 @@ MODULE_SCOPE int	VerbsParseBindInfo(Tcl_Interp *interp,
 			    Tcl_Obj *dictObj, struct ibv_mw_bind_info *info,
 			    VerbsMr **mrPtr);
 MODULE_SCOPE void	VerbsMwBound(VerbsMw *w, VerbsMr *m);
-MODULE_SCOPE Tcl_ObjCmdProc VerbsCqCreateCmd;
+MODULE_SCOPE int	VerbsCqCreate(Tcl_Interp *interp, int objc,
+			    Tcl_Obj *const objv[], const VerbsCqMaker *maker);
 MODULE_SCOPE int	VerbsCheckBind(Tcl_Interp *interp, VerbsMw *w,
 			    VerbsMr *m);
 MODULE_SCOPE VerbsMethodProc VerbsQpBindMw;
 MODULE_SCOPE int	VerbsQpCreate(Tcl_Interp *interp, int objc,
-			    Tcl_Obj *const objv[], VerbsCmId *cm);
+			    Tcl_Obj *const objv[], VerbsCmId *cm,
+			    const VerbsQpMaker *maker);
 MODULE_SCOPE void	VerbsQpAdopt(Tcl_Interp *interp, VerbsQp *q,
 			    struct ibv_qp *qp, VerbsPd *p, VerbsCq *sendCq,
 			    VerbsCq *recvCq, VerbsSrq *srq, VerbsCmId *cm);

@@ -1424,7 +1424,7 @@ typedef struct ThreadKeys {
     Tcl_HashTable keys;		/* const char *name -> Tcl_Obj. */
 } ThreadKeys;
 
-static Tcl_ThreadDataKey keysKey;
+static Tcl_ThreadDataKey keysKey;	/* Per thread: ThreadKeys. */
 
 static void
 FreeKeys(

@@ -32,7 +32,7 @@
 #define TAG_SHIFT 40
 #define SEQ(wrId) ((wrId) & ((((uint64_t) 1) << TAG_SHIFT) - 1))
 
-static unsigned burstTags;
+static unsigned burstTags;	/* Process-wide, moved atomically. */
 
 /*
  * One sending queue pair of a burst, with its receiving peer (or NULL),

@@ -1637,7 +1637,7 @@ CmIdCreateQp(
     if (CmCheck(interp, c, "create_qp", CM_ANY | CM_DEVICE, "") != TCL_OK) {
 	return TCL_ERROR;
     }
-    return VerbsQpCreate(interp, objc - 1, objv + 1, c);
+    return VerbsQpCreate(interp, objc - 1, objv + 1, c, NULL);
 }
 
 /*

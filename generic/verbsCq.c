@@ -48,12 +48,11 @@ static const VerbsField cqCget[] = {
     VERBS_FIELD_END
 };
 
-static Tcl_ObjCmdProc ChannelCreateCmd;
+static Tcl_ObjCmdProc ChannelCreateCmd, CqCreateCmd;
 
-const VerbsCqMaker *verbsCqMaker = NULL;	/* See verbs.h. */
 
 static const VerbsCtor cqCtors[] = {
-    {"create", VerbsCqCreateCmd}, {NULL, NULL}
+    {"create", CqCreateCmd}, {NULL, NULL}
 };
 
 static const VerbsMethod channelMethods[] = {
@@ -116,10 +115,12 @@ const VerbsType verbsCqClass = {
 /*
  *----------------------------------------------------------------------
  *
- * VerbsCqCreateCmd --
+ * CqCreateCmd, VerbsCqCreate --
  *
  *	verbs::cq create CONTEXT ?-cqe N? ?-channel CHANNEL?
  *		?-comp_vector N? ?-command NAME?
+ *	VerbsCqCreate makes the CQ with the maker's create proc (a
+ *	provider's own constructor) when maker is not NULL.
  *
  * Results:
  *	The cq object command's name.
@@ -130,12 +131,22 @@ const VerbsType verbsCqClass = {
  *----------------------------------------------------------------------
  */
 
-int
-VerbsCqCreateCmd(
+static int
+CqCreateCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[])
+{
+    return VerbsCqCreate(interp, objc, objv, NULL);
+}
+
+int
+VerbsCqCreate(
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[],
+    const VerbsCqMaker *maker)
 {
     typedef struct {
 	VerbsCreateHead head;
@@ -158,9 +169,6 @@ VerbsCqCreateCmd(
     VerbsChannel *ch;
     VerbsPd *pd;
     VerbsCq *c;
-    const VerbsCqMaker *maker = verbsCqMaker;
-
-    verbsCqMaker = NULL;
     if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
 	    &verbsContextClass) != TCL_OK) {
 	return TCL_ERROR;

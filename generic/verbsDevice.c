@@ -18,11 +18,18 @@
 
 static VerbsMethodProc ContextNotify, ContextQuery, ContextWait;
 
+/*
+ * The providers' methods ([$ctx NAME ...]) come between the common ones
+ * and the context's own.
+ */
+
+#define PROVIDER_METHOD(N, name) \
+    {name, VerbsProviderMethod, 1, -1, "subcommand ?arg ...?"},
 static const VerbsMethod contextMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
-    {"mlx5", Mlx5ContextMethod, 1, -1, "subcommand ?arg ...?"},
+    VERBS_PROVIDERS(PROVIDER_METHOD)
     {"notify", ContextNotify, 0, 1, "?script?"},
     {"query", ContextQuery, 1, 3, "device|device_ex|gid PORT INDEX|"
 	    "gid_entry PORT INDEX|gid_table|pkey PORT INDEX|port PORT|"
@@ -130,8 +137,8 @@ ContextFree(
 {
     VerbsContext *c = (VerbsContext *) objPtr;
 
-    if (c->dv) {
-	Mlx5ContextFree(c);
+    if (c->provider) {
+	c->provider->free(c);
     }
     if (c->borrowed) {
 	VerbsCmForgetContext(objPtr);
@@ -365,6 +372,75 @@ VerbsContextNew(
     c->devName = ckalloc(strlen(name) + 1);
     strcpy(c->devName, name);
     return c;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsProviderAttach --
+ *
+ *	The provider's state on a context: attached (size bytes, zeroed)
+ *	the first time the provider asks, so that the context calls the
+ *	provider's free proc before the device closes.  A context has one
+ *	provider.
+ *
+ * Results:
+ *	The state, or NULL when another provider's state is attached.
+ *
+ * Side effects:
+ *	May allocate.
+ *
+ *----------------------------------------------------------------------
+ */
+
+void *
+VerbsProviderAttach(
+    VerbsContext *c,
+    const VerbsProvider *provider,
+    size_t size)
+{
+    if (c->provider == NULL) {
+	c->providerData = ckalloc(size);
+	memset(c->providerData, 0, size);
+	c->provider = provider;
+    }
+    return c->provider == provider ? c->providerData : NULL;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsProviderMethod --
+ *
+ *	[$ctx NAME subcommand ...]: the method of the provider NAME (the
+ *	method's name, which the dispatcher may have matched by a prefix).
+ *
+ * Results:
+ *	The provider method's.
+ *
+ * Side effects:
+ *	The provider method's.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsProviderMethod(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    const VerbsProvider *const *p;
+    const char *word = Tcl_GetString(objv[1]);
+
+    for (p = verbsProviders; *p; p++) {
+	if (strncmp((*p)->name, word, strlen(word)) == 0) {
+	    return (*p)->method(interp, objPtr, objc, objv);
+	}
+    }
+    Tcl_Panic("VerbsProviderMethod: no provider \"%s\"", word);
+    return TCL_ERROR;
 }
 
 /*

@@ -9,12 +9,18 @@
  */
 
 #include "verbs.h"
-#include "mlx5Prm.h"
 
 #define VERBS_TYPE_ROW(T) &verbs##T##Class,
 
 const VerbsType *const verbsTypes[] = {
     VERBS_TYPES(VERBS_TYPE_ROW)
+    NULL
+};
+
+#define VERBS_PROVIDER_ROW(N, name) &verbs##N##Provider,
+
+const VerbsProvider *const verbsProviders[] = {
+    VERBS_PROVIDERS(VERBS_PROVIDER_ROW)
     NULL
 };
 
@@ -112,7 +118,8 @@ MakeEnsemble(
  *	ensemble (verbs::pd, verbs::cm, ...); they and the plain commands
  *	are exported from ::verbs, which is itself an ensemble, so
  *	[verbs pd create ...] and [verbs::pd create ...] are the same.
- *	Objects live in ::verbs::obj, which exports nothing.
+ *	Objects live in ::verbs::obj, which exports nothing.  Then each
+ *	provider (VERBS_PROVIDERS) adds its own commands.
  *
  * Results:
  *	A standard Tcl result.
@@ -133,6 +140,7 @@ Verbs_Init(
 	{"send_burst", VerbsSendBurstCmd}, {NULL, NULL}
     };
     const VerbsType *const *t;
+    const VerbsProvider *const *p;
     const VerbsCtor *c;
     Tcl_Namespace *verbsNs;
 
@@ -186,9 +194,13 @@ Verbs_Init(
      */
 
     if (Tcl_CreateEnsemble(interp, "::verbs", verbsNs, TCL_ENSEMBLE_PREFIX)
-	    == NULL || Mlx5PrmInit(interp) != TCL_OK
-	    || Mlx5Init(interp) != TCL_OK) {
+	    == NULL) {
 	return TCL_ERROR;
+    }
+    for (p = verbsProviders; *p; p++) {
+	if ((*p)->init(interp) != TCL_OK) {
+	    return TCL_ERROR;
+	}
     }
     return Tcl_PkgProvide(interp, PACKAGE_NAME, PACKAGE_VERSION);
 }

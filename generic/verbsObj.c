@@ -31,8 +31,9 @@ typedef struct ThreadStates {
     int handler;		/* The thread exit handler is registered. */
 } ThreadStates;
 
-static Tcl_ThreadDataKey statesKey;
-static int exitHandler;		/* The process exit handler is registered. */
+static Tcl_ThreadDataKey statesKey;	/* Per thread: ThreadStates. */
+static int exitHandler;		/* The process exit handler is registered;
+				 * read and set under exitMutex. */
 TCL_DECLARE_MUTEX(exitMutex)
 static Tcl_CommandTraceProc	ObjectRenamed;
 

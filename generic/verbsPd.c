@@ -14,9 +14,6 @@
 #include "verbs.h"
 #include <errno.h>
 #include <string.h>
-#ifdef HAVE_MLX5
-#   include <infiniband/mlx5dv.h>
-#endif
 
 typedef struct VerbsTd {
     VerbsObj obj;
@@ -54,20 +51,49 @@ static const VerbsCtor pdCtors[] = {
 };
 
 /*
- * The buffers a provider asks a parent domain's allocator for, by the
- * resource type it passes (mlx5 is the provider that asks).
+ *----------------------------------------------------------------------
+ *
+ * ResourceTypeObj --
+ *
+ *	The name of the buffer a provider asks a parent domain's allocator
+ *	for (its resource type): from the table of the provider attached
+ *	to the context, else of the first provider that names the value.
+ *
+ * Results:
+ *	A new Tcl_Obj: the name, or the number.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
  */
 
-static const VerbsEnum resourceTypes[] = {
-#ifdef HAVE_MLX5
-    {"qp", MLX5DV_RES_TYPE_QP},
-    {"rwq", MLX5DV_RES_TYPE_RWQ},
-    {"dbr", MLX5DV_RES_TYPE_DBR},
-    {"srq", MLX5DV_RES_TYPE_SRQ},
-    {"cq", MLX5DV_RES_TYPE_CQ},
-#endif
-    {NULL, 0}
-};
+static Tcl_Obj *
+ResourceTypeObj(
+    VerbsPd *p,
+    uint64_t value)
+{
+    const VerbsObj *o = &p->obj;
+    const VerbsContext *c;
+    const VerbsProvider *const *prov;
+    const VerbsEnum *e;
+
+    while (o->typePtr != &verbsContextClass) {
+	o = o->parent;
+    }
+    c = (const VerbsContext *) o;
+    if (c->provider && c->provider->resourceTypes) {
+	return VerbsEnumObj(c->provider->resourceTypes, value);
+    }
+    for (prov = verbsProviders; *prov; prov++) {
+	for (e = (*prov)->resourceTypes; e && e->name; e++) {
+	    if (e->value == value) {
+		return Tcl_NewStringObj(e->name, -1);
+	    }
+	}
+    }
+    return Tcl_NewWideIntObj((Tcl_WideInt) value);
+}
 
 /*
  *----------------------------------------------------------------------
@@ -199,7 +225,7 @@ RunAllocator(
 	Tcl_ListObjAppendElement(NULL, cmd, arg2);
     }
     Tcl_ListObjAppendElement(NULL, cmd,
-	    VerbsEnumObj(resourceTypes, resourceType));
+	    ResourceTypeObj(p, resourceType));
     Tcl_DecrRefCount(arg1);
     if (arg2) {
 	Tcl_DecrRefCount(arg2);

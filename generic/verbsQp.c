@@ -78,7 +78,6 @@ static const VerbsCtor qpCtors[] = {
 
 #define NO_SEND_OPS (~(uint64_t) 0)	/* -send_ops not given. */
 
-const VerbsQpMaker *verbsQpMaker = NULL;	/* See verbs.h. */
 #define QP_REFS 5			/* Objects a QP may hold (QpRefs). */
 
 /*
@@ -262,7 +261,7 @@ QpCreateCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    return VerbsQpCreate(interp, objc, objv, NULL);
+    return VerbsQpCreate(interp, objc, objv, NULL, NULL);
 }
 
 /*
@@ -381,7 +380,8 @@ VerbsQpCreate(
     Tcl_Interp *interp,
     int objc,
     Tcl_Obj *const objv[],
-    VerbsCmId *cm)
+    VerbsCmId *cm,
+    const VerbsQpMaker *maker)
 {
     static const VerbsField options[] = {
 	VERBS_OPTION(QpArgs, cap, VF_TCLOBJ, NULL, "dict"),
@@ -412,9 +412,6 @@ VerbsQpCreate(
     const char *call = "ibv_create_qp";
     VerbsObj *refs[QP_REFS], *held[7];
     int i, ex = 0;
-    const VerbsQpMaker *maker = verbsQpMaker;
-
-    verbsQpMaker = NULL;
 
     /*
      * The first word is a pd, or for an xrc_recv QP a device context:
