@@ -214,6 +214,13 @@ typedef struct VerbsCq {
 				 * with ibv_start_poll, else NULL. */
     uint64_t wcFlags;		/* Its IBV_WC_EX_WITH_* flags. */
     VerbsPd *parentDomain;	/* Referenced, or NULL. */
+    void (*idleProc)(Tcl_Interp *interp, struct VerbsCq *cq);
+				/* Called by $cq wait every 10 ms without
+				 * completions while idleUsers > 0: the
+				 * QPs of rdma_cm ids on this CQ set it
+				 * (VerbsCmPump), so that the CQ never
+				 * calls into verbsCm.c itself. */
+    int idleUsers;		/* The QPs that set idleProc. */
 } VerbsCq;
 
 /*
@@ -611,6 +618,13 @@ MODULE_SCOPE int	VerbsGetEnum(Tcl_Interp *interp, const VerbsEnum *table,
 MODULE_SCOPE int	VerbsGetFlags(Tcl_Interp *interp,
 			    const VerbsEnum *table, const char *key,
 			    Tcl_Obj *valueObj, uint64_t *valuePtr);
+MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
+			    int *msPtr);
+MODULE_SCOPE int	VerbsCheckLength(Tcl_Interp *interp, const char *key,
+			    uint64_t value);
+MODULE_SCOPE int	VerbsCheckRange(Tcl_Interp *interp, VerbsObj *objPtr,
+			    uint64_t size, uint64_t off, uint64_t len,
+			    int lengthAtFault);
 MODULE_SCOPE int	VerbsGetBoolean(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, int *valuePtr);
 MODULE_SCOPE int	VerbsGetUInt(Tcl_Interp *interp, const char *key,
@@ -660,8 +674,6 @@ MODULE_SCOPE void	VerbsNotifyStop(VerbsObj *objPtr);
 MODULE_SCOPE int	VerbsWaitEvent(Tcl_Interp *interp, VerbsObj *objPtr,
 			    int fd, int objc, Tcl_Obj *const objv[]);
 MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
-MODULE_SCOPE int	VerbsGetTimeout(Tcl_Interp *interp, Tcl_Obj *valueObj,
-			    int *msPtr);
 
 /*
  * The object types, one row each: VERBS_TYPES(X) applies X to every type's
@@ -783,8 +795,6 @@ MODULE_SCOPE int	VerbsMrNew(Tcl_Interp *interp, VerbsPd *p,
 #define NO_IOVA (~(uint64_t) 0)	/* VerbsMrNew: register at the buffer. */
 MODULE_SCOPE VerbsGetProc VerbsMrPd;
 MODULE_SCOPE VerbsPd *	VerbsMrPdOf(VerbsMr *m);
-MODULE_SCOPE int	VerbsCheckLength(Tcl_Interp *interp, const char *key,
-			    uint64_t value);
 MODULE_SCOPE int	VerbsParseSgList(Tcl_Interp *interp, Tcl_Obj *listObj,
 			    struct ibv_sge **sgePtr, int *numPtr);
 MODULE_SCOPE int	VerbsDmRead(Tcl_Interp *interp, VerbsDm *d,
@@ -793,9 +803,6 @@ MODULE_SCOPE int	VerbsDmWrite(Tcl_Interp *interp, VerbsDm *d,
 			    uint64_t off, const unsigned char *bytes,
 			    size_t len);
 MODULE_SCOPE uint64_t	VerbsMrBase(VerbsMr *m);
-MODULE_SCOPE int	VerbsCheckRange(Tcl_Interp *interp, VerbsObj *objPtr,
-			    uint64_t size, uint64_t off, uint64_t len,
-			    int lengthAtFault);
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);

@@ -1009,6 +1009,134 @@ VerbsFlagsObj(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsGetTimeout --
+ *
+ *	A -timeout value: milliseconds, or -1 for no limit.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Sets *msPtr.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsGetTimeout(
+    Tcl_Interp *interp,
+    Tcl_Obj *valueObj,
+    int *msPtr)
+{
+    Tcl_WideInt w;
+    const char *s;
+    int ok = (Tcl_GetWideIntFromObj(NULL, valueObj, &w) == TCL_OK
+	    && w >= -1 && w <= INT32_MAX);
+
+    /*
+     * Tcl 8.6 reads 2^64-1 as the wide integer -1 (it wraps values up to
+     * 2^64): a negative value must have been written with a minus sign,
+     * or a huge limit would become no limit at all.
+     */
+
+    if (ok && w < 0) {
+	for (s = Tcl_GetString(valueObj); *s == ' ' || *s == '\t'; s++) {
+	    /* Leading white space. */
+	}
+	ok = (*s == '-');
+    }
+    if (!ok) {
+	return VerbsArgError(interp, "-timeout", valueObj,
+		"bad -timeout \"%s\": must be milliseconds, or -1 for no limit",
+		Tcl_GetString(valueObj));
+    }
+    *msPtr = (int) w;
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsCheckLength --
+ *
+ *	A size option (-length, -count, -size) must be at least 1.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsCheckLength(
+    Tcl_Interp *interp,
+    const char *key,
+    uint64_t value)
+{
+    Tcl_Obj *v;
+
+    if (value > 0) {
+	return TCL_OK;
+    }
+    v = Tcl_NewWideIntObj((Tcl_WideInt) value);
+    Tcl_IncrRefCount(v);
+    VerbsArgError(interp, key, v, "bad %s \"%s\": must be at least 1",
+	    key, Tcl_GetString(v));
+    Tcl_DecrRefCount(v);
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsCheckRange --
+ *
+ *	The range check, and its error, for any object of SIZE bytes (an
+ *	MR, device memory, a DevX UMEM): "range OFF+LEN is outside NAME
+ *	(length SIZE)", errorCode {VERBS ARG offset|length VALUE}.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsCheckRange(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    uint64_t size,
+    uint64_t off,
+    uint64_t len,
+    int lengthAtFault)		/* The error names the length, else the
+				 * offset. */
+{
+    Tcl_Obj *name, *value;
+
+    if (off <= size && len <= size - off) {
+	return TCL_OK;
+    }
+    name = VerbsObjName(objPtr);
+    value = Tcl_NewWideIntObj((Tcl_WideInt) (lengthAtFault ? len : off));
+    Tcl_IncrRefCount(value);
+    VerbsArgError(interp, lengthAtFault ? "length" : "offset", value,
+	    "range %llu+%llu is outside %s (length %llu)",
+	    (unsigned long long) off, (unsigned long long) len,
+	    Tcl_GetString(name), (unsigned long long) size);
+    Tcl_DecrRefCount(value);
+    Tcl_DecrRefCount(name);
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsGetEnum, VerbsGetFlags, VerbsGetBoolean, VerbsGetUInt --
  *
  *	Parse an enum (a name, or the number of one), a flag list (names or

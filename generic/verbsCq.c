@@ -750,9 +750,10 @@ CqPoll(
  *	polls for the first SPIN_MS (a completion that comes soon is seen
  *	at once), then yields the CPU with a short sleep between empty
  *	polls.
- *	Every 10 ms without completions it reads the rdma_cm channels of
- *	the QPs on this CQ (VerbsCmPump), so that a peer's disconnect
- *	flushes their receives instead of leaving the wait hanging.
+ *	Every 10 ms without completions it calls the CQ's idleProc, if a
+ *	QP set one: the QPs of rdma_cm ids read their channels then, so
+ *	that a peer's disconnect flushes their receives instead of leaving
+ *	the wait hanging.
  *
  * Results:
  *	The list of COUNT WC dicts (with -fields NAMES, one flat list of
@@ -852,13 +853,13 @@ CqWait(
 		VerbsTimeoutCode(interp, got);
 		return VerbsErrorCompletions(interp, list);
 	    }
-	    if (now >= nextPump) {
+	    if (c->idleProc && now >= nextPump) {
 		/*
 		 * A peer's disconnect moves the QPs of rdma_cm ids to the
 		 * error state, once their channels are read: read them.
 		 */
 
-		VerbsCmPump(interp, c);
+		c->idleProc(interp, c);
 		nextPump = now + 10;
 	    }
 	    if (now >= spinUntil) {

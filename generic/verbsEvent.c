@@ -238,54 +238,6 @@ NotifyReadable(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsGetTimeout --
- *
- *	A -timeout value: milliseconds, or -1 for no limit.
- *
- * Results:
- *	A standard Tcl result.
- *
- * Side effects:
- *	Sets *msPtr.
- *
- *----------------------------------------------------------------------
- */
-
-int
-VerbsGetTimeout(
-    Tcl_Interp *interp,
-    Tcl_Obj *valueObj,
-    int *msPtr)
-{
-    Tcl_WideInt w;
-    const char *s;
-    int ok = (Tcl_GetWideIntFromObj(NULL, valueObj, &w) == TCL_OK
-	    && w >= -1 && w <= INT32_MAX);
-
-    /*
-     * Tcl 8.6 reads 2^64-1 as the wide integer -1 (it wraps values up to
-     * 2^64): a negative value must have been written with a minus sign,
-     * or a huge limit would become no limit at all.
-     */
-
-    if (ok && w < 0) {
-	for (s = Tcl_GetString(valueObj); *s == ' ' || *s == '\t'; s++) {
-	    /* Leading white space. */
-	}
-	ok = (*s == '-');
-    }
-    if (!ok) {
-	return VerbsArgError(interp, "-timeout", valueObj,
-		"bad -timeout \"%s\": must be milliseconds, or -1 for no limit",
-		Tcl_GetString(valueObj));
-    }
-    *msPtr = (int) w;
-    return TCL_OK;
-}
-
-/*
- *----------------------------------------------------------------------
- *
  * VerbsWaitEvent --
  *
  *	$obj wait ?-timeout ms?: block until the next event (default

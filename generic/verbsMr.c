@@ -218,13 +218,11 @@ MrLocal(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsCheckRange, VerbsMrRange, MrCheckRange --
+ * VerbsMrRange, MrCheckRange --
  *
  *	Check that OFFSET and LENGTH words (or numbers: MrCheckRange) name
- *	a range inside the MR; the error names the word at fault.
- *	VerbsCheckRange is the check and its error for any object of SIZE
- *	bytes (MR, device memory, DevX UMEM): "range OFF+LEN is outside
- *	NAME (length SIZE)", errorCode {VERBS ARG offset|length VALUE}.
+ *	a range inside the MR (VerbsCheckRange); the error names the word
+ *	at fault.
  *
  * Results:
  *	A standard Tcl result; the offset and length on success.
@@ -234,33 +232,6 @@ MrLocal(
  *
  *----------------------------------------------------------------------
  */
-
-int
-VerbsCheckRange(
-    Tcl_Interp *interp,
-    VerbsObj *objPtr,
-    uint64_t size,
-    uint64_t off,
-    uint64_t len,
-    int lengthAtFault)		/* The error names the length, else the
-				 * offset. */
-{
-    Tcl_Obj *name, *value;
-
-    if (off <= size && len <= size - off) {
-	return TCL_OK;
-    }
-    name = VerbsObjName(objPtr);
-    value = Tcl_NewWideIntObj((Tcl_WideInt) (lengthAtFault ? len : off));
-    Tcl_IncrRefCount(value);
-    VerbsArgError(interp, lengthAtFault ? "length" : "offset", value,
-	    "range %llu+%llu is outside %s (length %llu)",
-	    (unsigned long long) off, (unsigned long long) len,
-	    Tcl_GetString(name), (unsigned long long) size);
-    Tcl_DecrRefCount(value);
-    Tcl_DecrRefCount(name);
-    return TCL_ERROR;
-}
 
 static int
 MrCheckRange(
@@ -686,41 +657,6 @@ MrDmabufCmd(
     }
     return RegisterMr(interp, p, mr, NULL, 0, 0, (int) args.access,
 	    args.head.command);
-}
-
-/*
- *----------------------------------------------------------------------
- *
- * VerbsCheckLength --
- *
- *	A size option (-length, -count, -size) must be at least 1.
- *
- * Results:
- *	A standard Tcl result.
- *
- * Side effects:
- *	None.
- *
- *----------------------------------------------------------------------
- */
-
-int
-VerbsCheckLength(
-    Tcl_Interp *interp,
-    const char *key,
-    uint64_t value)
-{
-    Tcl_Obj *v;
-
-    if (value > 0) {
-	return TCL_OK;
-    }
-    v = Tcl_NewWideIntObj((Tcl_WideInt) value);
-    Tcl_IncrRefCount(v);
-    VerbsArgError(interp, key, v, "bad %s \"%s\": must be at least 1",
-	    key, Tcl_GetString(v));
-    Tcl_DecrRefCount(v);
-    return TCL_ERROR;
 }
 
 /*

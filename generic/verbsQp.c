@@ -199,6 +199,46 @@ typedef struct VerbsQpMcast {
     uint16_t lid;
 } VerbsQpMcast;
 
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdle --
+ *
+ *	A QP of an rdma_cm id on, or off, its CQs: while one is on, a
+ *	wait on the CQ reads the rdma_cm channels (VerbsCmPump).
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Sets or clears the CQs' idleProc.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+CmIdle(
+    VerbsQp *q,
+    int on)
+{
+    VerbsCq *cqs[2];
+    int i;
+
+    cqs[0] = q->sendCq;
+    cqs[1] = q->recvCq != q->sendCq ? q->recvCq : NULL;
+    for (i = 0; i < 2; i++) {
+	if (cqs[i] == NULL) {
+	    continue;
+	}
+	if (on) {
+	    cqs[i]->idleProc = VerbsCmPump;
+	    cqs[i]->idleUsers++;
+	} else if (--cqs[i]->idleUsers == 0) {
+	    cqs[i]->idleProc = NULL;
+	}
+    }
+}
+
 static void
 QpFree(
     VerbsObj *objPtr)
@@ -215,6 +255,7 @@ QpFree(
     }
     if (q->cm) {
 	/* librdmacm keeps id->qp: let it clear that as it destroys. */
+	CmIdle(q, 0);
 	VerbsCmDetachQp(q->cm, q->qp);
 	rdma_destroy_qp(q->cm->id);
 	VerbsObjRelease(&q->cm->obj);
@@ -673,6 +714,9 @@ VerbsQpCreate(
     q->srq = srq;
     q->xrcd = (VerbsXrcd *) args.xrcd;
     q->indTable = (VerbsRwqIndTable *) args.rwq_ind_table;
+    if (cm) {
+	CmIdle(q, 1);
+    }
     QpRefs(q, refs);
     for (i = 0; i < QP_REFS; i++) {
 	if (refs[i]) {
@@ -885,6 +929,7 @@ VerbsQpAdopt(
     if (cm) {
 	q->cm = cm;
 	VerbsObjRetain(&cm->obj);
+	CmIdle(q, 1);
     }
     QpRefs(q, refs);
     for (i = 0; i < QP_REFS; i++) {
