@@ -1487,11 +1487,8 @@ UmemRead(
     Mlx5Umem *u = (Mlx5Umem *) objPtr;
     uint64_t off, len;
 
-    if (VerbsGetUInt(interp, "offset", objv[2], INT64_MAX, &off) != TCL_OK
-	    || VerbsGetUInt(interp, "length", objv[3], INT64_MAX, &len)
-	    != TCL_OK
-	    || VerbsCheckRange(interp, objPtr, u->length, off, len,
-		off <= u->length) != TCL_OK) {
+    if (VerbsGetRange(interp, objPtr, u->length, objv[2], objv[3], &off,
+	    &len) != TCL_OK) {
 	return TCL_ERROR;
     }
     Tcl_SetObjResult(interp, Tcl_NewByteArrayObj(u->buf + off,
@@ -1511,13 +1508,9 @@ UmemWrite(
     uint64_t off;
     Tcl_Size n;
 
-    if (VerbsGetUInt(interp, "offset", objv[2], INT64_MAX, &off) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    bytes = VerbsGetBytes(interp, "bytes", objv[3], &n);
-    if (bytes == NULL
-	    || VerbsCheckRange(interp, objPtr, u->length, off, (uint64_t) n, 1)
-	    != TCL_OK) {
+    bytes = VerbsGetWrite(interp, objPtr, u->length, objv[2], objv[3], &off,
+	    &n);
+    if (bytes == NULL) {
 	return TCL_ERROR;
     }
     if (n > 0) {

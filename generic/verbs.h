@@ -625,6 +625,14 @@ MODULE_SCOPE int	VerbsCheckLength(Tcl_Interp *interp, const char *key,
 MODULE_SCOPE int	VerbsCheckRange(Tcl_Interp *interp, VerbsObj *objPtr,
 			    uint64_t size, uint64_t off, uint64_t len,
 			    int lengthAtFault);
+MODULE_SCOPE int	VerbsGetRange(Tcl_Interp *interp, VerbsObj *objPtr,
+			    uint64_t size, Tcl_Obj *offsetObj,
+			    Tcl_Obj *lengthObj, uint64_t *offPtr,
+			    uint64_t *lenPtr);
+MODULE_SCOPE const unsigned char *VerbsGetWrite(Tcl_Interp *interp,
+			    VerbsObj *objPtr, uint64_t size,
+			    Tcl_Obj *offsetObj, Tcl_Obj *bytesObj,
+			    uint64_t *offPtr, Tcl_Size *lenPtr);
 MODULE_SCOPE int	VerbsGetBoolean(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, int *valuePtr);
 MODULE_SCOPE int	VerbsGetUInt(Tcl_Interp *interp, const char *key,
@@ -803,6 +811,11 @@ MODULE_SCOPE int	VerbsDmWrite(Tcl_Interp *interp, VerbsDm *d,
 			    uint64_t off, const unsigned char *bytes,
 			    size_t len);
 MODULE_SCOPE uint64_t	VerbsMrBase(VerbsMr *m);
+MODULE_SCOPE int	VerbsMrSge(Tcl_Interp *interp, Tcl_Obj *const parts[3],
+			    struct ibv_sge *sge, VerbsMr **mrPtr);
+MODULE_SCOPE int	VerbsGetSge(Tcl_Interp *interp, const char *option,
+			    Tcl_Obj *valueObj, struct ibv_sge *sge,
+			    VerbsMr **mrPtr);
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);

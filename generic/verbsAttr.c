@@ -1137,6 +1137,75 @@ VerbsCheckRange(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsGetRange, VerbsGetWrite --
+ *
+ *	The arguments of the read and write methods of memory objects of
+ *	SIZE bytes (MR, device memory, DevX UMEM), parsed and checked
+ *	(VerbsCheckRange) in one way: $obj read OFFSET LENGTH (lengthObj
+ *	NULL: the length already in *lenPtr), $obj write OFFSET BYTES.
+ *	An out of range error names the length, unless the offset itself
+ *	lies past the end (for a read).
+ *
+ * Results:
+ *	A standard Tcl result; the offset, and the length or the bytes.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsGetRange(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    uint64_t size,
+    Tcl_Obj *offsetObj,
+    Tcl_Obj *lengthObj,
+    uint64_t *offPtr,
+    uint64_t *lenPtr)
+{
+    if (VerbsGetUInt(interp, "offset", offsetObj, INT64_MAX, offPtr)
+	    != TCL_OK || (lengthObj && VerbsGetUInt(interp, "length",
+	    lengthObj, INT64_MAX, lenPtr) != TCL_OK)) {
+	return TCL_ERROR;
+    }
+    return VerbsCheckRange(interp, objPtr, size, *offPtr, *lenPtr,
+	    *offPtr <= size && lengthObj);
+}
+
+const unsigned char *
+VerbsGetWrite(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    uint64_t size,
+    Tcl_Obj *offsetObj,
+    Tcl_Obj *bytesObj,
+    uint64_t *offPtr,
+    Tcl_Size *lenPtr)
+{
+    const unsigned char *bytes;
+
+    /*
+     * The offset first: its integer parse could free the byte array rep
+     * if both words are one object.
+     */
+
+    if (VerbsGetUInt(interp, "offset", offsetObj, INT64_MAX, offPtr)
+	    != TCL_OK) {
+	return NULL;
+    }
+    bytes = VerbsGetBytes(interp, "bytes", bytesObj, lenPtr);
+    if (bytes == NULL || VerbsCheckRange(interp, objPtr, size, *offPtr,
+	    (uint64_t) *lenPtr, 1) != TCL_OK) {
+	return NULL;
+    }
+    return bytes;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsGetEnum, VerbsGetFlags, VerbsGetBoolean, VerbsGetUInt --
  *
  *	Parse an enum (a name, or the number of one), a flag list (names or

@@ -77,52 +77,6 @@ typedef struct Burst {
 /*
  *----------------------------------------------------------------------
  *
- * GetSge --
- *
- *	An {MR OFFSET LENGTH} option value into an SGE, checked against the
- *	MR's bounds.
- *
- * Results:
- *	A standard Tcl result.
- *
- * Side effects:
- *	Fills *sge.
- *
- *----------------------------------------------------------------------
- */
-
-static int
-GetSge(
-    Tcl_Interp *interp,
-    const char *option,
-    Tcl_Obj *valueObj,
-    struct ibv_sge *sge)
-{
-    Tcl_Obj **parts;
-    Tcl_Size n;
-    VerbsMr *m;
-    size_t off, len = 0;
-
-    if (Tcl_ListObjGetElements(NULL, valueObj, &n, &parts) != TCL_OK
-	    || n != 3) {
-	return VerbsArgError(interp, option, valueObj,
-		"bad %s \"%s\": must be {mr offset length}", option,
-		Tcl_GetString(valueObj));
-    }
-    m = (VerbsMr *) VerbsObjGet(interp, parts[0], &verbsMrClass);
-    if (m == NULL || VerbsMrRange(interp, m, parts[1], parts[2], &off, &len)
-	    != TCL_OK) {
-	return TCL_ERROR;
-    }
-    sge->addr = VerbsMrBase(m) + off;
-    sge->length = (uint32_t) len;
-    sge->lkey = m->mr->lkey;
-    return TCL_OK;
-}
-
-/*
- *----------------------------------------------------------------------
- *
  * PostSends, PostRecvs --
  *
  *	Post as many send WRs on one QP of the burst as depth, batch and
@@ -636,7 +590,7 @@ SendBurst(
     b->depth = (int) maxDepth;
     if (VerbsGetUInt(interp, "-count", a.count, SEQ(~(uint64_t) 0),
 	    &b->count)
-	    != TCL_OK || GetSge(interp, "-sge", a.sge, &b->sge) != TCL_OK) {
+	    != TCL_OK || VerbsGetSge(interp, "-sge", a.sge, &b->sge, NULL) != TCL_OK) {
 	goto done;
     }
     if (a.depth) {
@@ -724,7 +678,7 @@ SendBurst(
 		    "-peer needs -peer_sge: where the peer receives");
 	    goto done;
 	}
-	if (GetSge(interp, "-peer_sge", a.peer_sge, &b->rsge) != TCL_OK) {
+	if (VerbsGetSge(interp, "-peer_sge", a.peer_sge, &b->rsge, NULL) != TCL_OK) {
 	    goto done;
 	}
 	for (i = 0; i < MAX_BATCH; i++) {

@@ -252,20 +252,12 @@ VerbsDmWrite(
 }
 
 /*
- * The range check of $dm read/write: inside the memory, when its length
- * is known (not for imported memory: the device checks).
+ * The size that bounds $dm read/write: the memory's length, when it is
+ * known; for imported memory the device checks, and a read or write
+ * stays below 2 GiB (the largest byte array of Tcl 8.6).
  */
 
-static int
-DmRange(
-    Tcl_Interp *interp,
-    VerbsDm *d,
-    uint64_t off,
-    uint64_t len)
-{
-    return d->imported ? TCL_OK
-	    : VerbsCheckRange(interp, &d->obj, d->length, off, len, 1);
-}
+#define DM_SIZE(d) ((d)->imported ? INT32_MAX : (d)->length)
 
 static int
 DmRead(
@@ -274,15 +266,14 @@ DmRead(
     int objc VERBS_UNUSED,
     Tcl_Obj *const objv[])
 {
+    VerbsDm *d = (VerbsDm *) objPtr;
     uint64_t off, len;
 
-    if (VerbsGetUInt(interp, "offset", objv[2], INT64_MAX, &off) != TCL_OK
-	    || VerbsGetUInt(interp, "length", objv[3], INT32_MAX, &len)
-	    != TCL_OK || DmRange(interp, (VerbsDm *) objPtr, off, len)
-	    != TCL_OK) {
+    if (VerbsGetRange(interp, objPtr, DM_SIZE(d), objv[2], objv[3], &off,
+	    &len) != TCL_OK) {
 	return TCL_ERROR;
     }
-    return VerbsDmRead(interp, (VerbsDm *) objPtr, off, (size_t) len);
+    return VerbsDmRead(interp, d, off, (size_t) len);
 }
 
 static int
@@ -292,18 +283,15 @@ DmWrite(
     int objc VERBS_UNUSED,
     Tcl_Obj *const objv[])
 {
+    VerbsDm *d = (VerbsDm *) objPtr;
     const unsigned char *bytes;
     Tcl_Size n;
     uint64_t off;
 
-    /* The offset first: its parse could shimmer a shared bytes value. */
-    if (VerbsGetUInt(interp, "offset", objv[2], INT64_MAX, &off) != TCL_OK) {
+    bytes = VerbsGetWrite(interp, objPtr, DM_SIZE(d), objv[2], objv[3], &off,
+	    &n);
+    if (bytes == NULL) {
 	return TCL_ERROR;
     }
-    bytes = VerbsGetBytes(interp, "bytes", objv[3], &n);
-    if (bytes == NULL
-	    || DmRange(interp, (VerbsDm *) objPtr, off, (uint64_t) n) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    return VerbsDmWrite(interp, (VerbsDm *) objPtr, off, bytes, (size_t) n);
+    return VerbsDmWrite(interp, d, off, bytes, (size_t) n);
 }

@@ -135,31 +135,17 @@ GetBuffer(
     Tcl_Obj *valueObj,
     LatSide *s)
 {
-    Tcl_Obj **parts;
-    Tcl_Size n;
     VerbsMr *m;
-    size_t off, len = 0;
 
-    if (Tcl_ListObjGetElements(NULL, valueObj, &n, &parts) != TCL_OK
-	    || n != 3) {
-	return VerbsArgError(interp, option, valueObj,
-		"bad %s \"%s\": must be {mr offset length}", option,
-		Tcl_GetString(valueObj));
-    }
-    m = (VerbsMr *) VerbsObjGet(interp, parts[0], &verbsMrClass);
-    if (m == NULL || VerbsMrRange(interp, m, parts[1], parts[2], &off, &len)
-	    != TCL_OK) {
+    if (VerbsGetSge(interp, option, valueObj, &s->sge, &m) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (len == 0 || m->buf == NULL) {
+    if (s->sge.length == 0 || m->buf == NULL) {
 	return VerbsArgError(interp, option, valueObj, "bad %s \"%s\": "
 		"latency needs at least one byte of memory of this process",
 		option, Tcl_GetString(valueObj));
     }
-    s->sge.addr = VerbsMrBase(m) + off;
-    s->sge.length = (uint32_t) len;
-    s->sge.lkey = m->mr->lkey;
-    s->last = m->buf + off + len - 1;
+    s->last = m->buf + (s->sge.addr - VerbsMrBase(m)) + s->sge.length - 1;
     s->rkey = m->mr->rkey;	/* Where the peer writes, with -peer. */
     return TCL_OK;
 }

@@ -218,11 +218,11 @@ MrLocal(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsMrRange, MrCheckRange --
+ * MrUsable, VerbsMrRange --
  *
- *	Check that OFFSET and LENGTH words (or numbers: MrCheckRange) name
- *	a range inside the MR (VerbsCheckRange); the error names the word
- *	at fault.
+ *	An MR is unusable after a failed rereg.  VerbsMrRange checks that
+ *	OFFSET and LENGTH words name a range inside a usable MR
+ *	(VerbsGetRange); the error names the word at fault.
  *
  * Results:
  *	A standard Tcl result; the offset and length on success.
@@ -234,12 +234,9 @@ MrLocal(
  */
 
 static int
-MrCheckRange(
+MrUsable(
     Tcl_Interp *interp,
-    VerbsMr *m,
-    uint64_t off,
-    uint64_t len,
-    int lengthAtFault)
+    VerbsMr *m)
 {
     Tcl_Obj *name;
 
@@ -252,8 +249,7 @@ MrCheckRange(
 	Tcl_DecrRefCount(name);
 	return TCL_ERROR;
     }
-    return VerbsCheckRange(interp, &m->obj, m->length, off, len,
-	    lengthAtFault);
+    return TCL_OK;
 }
 
 int
@@ -267,18 +263,75 @@ VerbsMrRange(
 {
     uint64_t off, len = *lengthPtr;
 
-    if (VerbsGetUInt(interp, "offset", offsetObj, INT64_MAX, &off) != TCL_OK
-	    || (lengthObj && VerbsGetUInt(interp, "length", lengthObj,
-	    INT64_MAX, &len) != TCL_OK)) {
-	return TCL_ERROR;
-    }
-    if (MrCheckRange(interp, m, off, len, off <= m->length && lengthObj)
-	    != TCL_OK) {
+    if (MrUsable(interp, m) != TCL_OK || VerbsGetRange(interp, &m->obj,
+	    m->length, offsetObj, lengthObj, &off, &len) != TCL_OK) {
 	return TCL_ERROR;
     }
     *offsetPtr = off;
     *lengthPtr = len;
     return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsMrSge, VerbsGetSge --
+ *
+ *	The one parser of an SGE written {MR OFFSET LENGTH}: parts are its
+ *	three words (VerbsMrSge, for a list already split), or valueObj the
+ *	value of OPTION (VerbsGetSge: "bad OPTION "VALUE": must be {mr
+ *	offset length}").  The range must lie inside the MR.
+ *
+ * Results:
+ *	A standard Tcl result; the MR in *mrPtr when mrPtr is not NULL.
+ *
+ * Side effects:
+ *	Fills *sge.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsMrSge(
+    Tcl_Interp *interp,
+    Tcl_Obj *const parts[3],
+    struct ibv_sge *sge,
+    VerbsMr **mrPtr)
+{
+    VerbsMr *m = (VerbsMr *) VerbsObjGet(interp, parts[0], &verbsMrClass);
+    size_t off, len = 0;
+
+    if (m == NULL || VerbsMrRange(interp, m, parts[1], parts[2], &off, &len)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    sge->addr = VerbsMrBase(m) + off;
+    sge->length = (uint32_t) len;
+    sge->lkey = m->mr->lkey;
+    if (mrPtr) {
+	*mrPtr = m;
+    }
+    return TCL_OK;
+}
+
+int
+VerbsGetSge(
+    Tcl_Interp *interp,
+    const char *option,
+    Tcl_Obj *valueObj,
+    struct ibv_sge *sge,
+    VerbsMr **mrPtr)
+{
+    Tcl_Obj **parts;
+    Tcl_Size n;
+
+    if (Tcl_ListObjGetElements(NULL, valueObj, &n, &parts) != TCL_OK
+	    || n != 3) {
+	return VerbsArgError(interp, option, valueObj,
+		"bad %s \"%s\": must be {mr offset length}", option,
+		Tcl_GetString(valueObj));
+    }
+    return VerbsMrSge(interp, parts, sge, mrPtr);
 }
 
 /*
@@ -333,20 +386,12 @@ MrWrite(
     uint64_t off;
     Tcl_Size n;
 
-    /*
-     * The offset first: its integer parse could free the byte array rep
-     * if both words are one object.
-     */
-
-    if (VerbsGetUInt(interp, "offset", objv[2], INT64_MAX, &off) != TCL_OK) {
+    if (MrUsable(interp, m) != TCL_OK) {
 	return TCL_ERROR;
     }
-    bytes = VerbsGetBytes(interp, "bytes", objv[3], &n);
-    if (bytes == NULL) {
-	return TCL_ERROR;
-    }
-    if (MrCheckRange(interp, m, off, (size_t) n, 1) != TCL_OK
-	    || MrLocal(interp, m) != TCL_OK) {
+    bytes = VerbsGetWrite(interp, objPtr, m->length, objv[2], objv[3], &off,
+	    &n);
+    if (bytes == NULL || MrLocal(interp, m) != TCL_OK) {
 	return TCL_ERROR;
     }
     if (m->dm) {
@@ -876,7 +921,7 @@ MrRereg(
 	return TCL_ERROR;
     }
     if (VerbsParseOptions(interp, objc, objv, 2, options, &args) != TCL_OK
-	    || MrCheckRange(interp, m, 0, 0, 0) != TCL_OK) {
+	    || MrUsable(interp, m) != TCL_OK) {
 	return TCL_ERROR;
     }
     if (args.access != (uint64_t) m->access) {

@@ -1349,17 +1349,9 @@ VerbsParseSgList(
 	    nparts = -1;
 	}
 	if (nparts == 3) {
-	    VerbsMr *m = (VerbsMr *) VerbsObjGet(interp, parts[0],
-		    &verbsMrClass);
-	    size_t off, len = 0;
-
-	    if (m == NULL || VerbsMrRange(interp, m, parts[1], parts[2], &off,
-		    &len) != TCL_OK) {
+	    if (VerbsMrSge(interp, parts, &sge[i], NULL) != TCL_OK) {
 		goto error;
 	    }
-	    sge[i].addr = VerbsMrBase(m) + off;
-	    sge[i].length = (uint32_t) len;
-	    sge[i].lkey = m->mr->lkey;
 	} else if (nparts == 6) {
 	    struct ibv_sge d = {0, 0, 0};
 
