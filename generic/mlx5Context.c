@@ -303,9 +303,9 @@ Mlx5ContextState(
  *
  * ContextOpenCmd --
  *
- *	mlx5::context open NAME ?-devx? ?-command CMD?: mlx5dv_open_device,
- *	with MLX5DV_CONTEXT_FLAGS_DEVX for -devx.  The device must be an
- *	mlx5 one.
+ *	mlx5::context open NAME ?-devx? ?-command CMD?: mlx5dv_open_device
+ *	(OpenMlx5, through VerbsOpenDevice), with MLX5DV_CONTEXT_FLAGS_DEVX
+ *	for -devx.  The device must be an mlx5 one.
  *
  * Results:
  *	The context object command's name.
@@ -317,6 +317,29 @@ Mlx5ContextState(
  */
 
 static int
+OpenMlx5(
+    Tcl_Interp *interp,
+    struct ibv_device *dev,
+    void *clientData,		/* Points to the -devx flag. */
+    struct ibv_context **ctxPtr)
+{
+    struct mlx5dv_context_attr attr;
+
+    if (!mlx5dv_is_supported(dev)) {
+	return NotMlx5(interp, "mlx5dv_open_device", NULL,
+		ibv_get_device_name(dev));
+    }
+    memset(&attr, 0, sizeof(attr));
+    attr.flags = *(int *) clientData ? MLX5DV_CONTEXT_FLAGS_DEVX : 0;
+    *ctxPtr = mlx5dv_open_device(dev, &attr);
+    if (*ctxPtr == NULL) {
+	return VerbsSysError(interp, "mlx5dv_open_device", NULL,
+		ibv_get_device_name(dev), errno);
+    }
+    return TCL_OK;
+}
+
+static int
 ContextOpenCmd(
     ClientData clientData VERBS_UNUSED,
     Tcl_Interp *interp,
@@ -324,14 +347,10 @@ ContextOpenCmd(
     Tcl_Obj *const objv[])
 {
     static const char *const opts[] = {"-command", "-devx", NULL};
-    struct ibv_device **list;
-    struct ibv_device *dev = NULL;
     struct ibv_context *ctx;
-    struct mlx5dv_context_attr attr;
     Tcl_Obj *nameObj = NULL;
     VerbsContext *c;
-    const char *devName;
-    int i, n, index, devx = 0, err;
+    int i, index, devx = 0;
 
     if (objc < 2) {
 	goto usage;
@@ -349,42 +368,9 @@ ContextOpenCmd(
 	    nameObj = objv[i];
 	}
     }
-    devName = Tcl_GetString(objv[1]);
-    list = ibv_get_device_list(&n);
-    if (list == NULL) {
-	if (errno != ENOSYS && errno != ENOENT) {
-	    return VerbsSysError(interp, "ibv_get_device_list", NULL, NULL,
-		    errno);
-	}
-	n = 0;
-    }
-    for (i = 0; i < n; i++) {
-	if (strcmp(ibv_get_device_name(list[i]), devName) == 0) {
-	    dev = list[i];
-	    break;
-	}
-    }
-    if (dev == NULL) {
-	if (list) {
-	    ibv_free_device_list(list);
-	}
-	Tcl_SetObjResult(interp, Tcl_ObjPrintf(
-		"no RDMA device named \"%s\"", devName));
-	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", "device", devName, NULL);
+    if (VerbsOpenDevice(interp, Tcl_GetString(objv[1]), OpenMlx5, &devx,
+	    &ctx) != TCL_OK) {
 	return TCL_ERROR;
-    }
-    if (!mlx5dv_is_supported(dev)) {
-	ibv_free_device_list(list);
-	return NotMlx5(interp, "mlx5dv_open_device", NULL, devName);
-    }
-    memset(&attr, 0, sizeof(attr));
-    attr.flags = devx ? MLX5DV_CONTEXT_FLAGS_DEVX : 0;
-    ctx = mlx5dv_open_device(dev, &attr);
-    err = errno;
-    ibv_free_device_list(list);
-    if (ctx == NULL) {
-	return VerbsSysError(interp, "mlx5dv_open_device", NULL, devName,
-		err);
     }
     c = VerbsContextNew(ctx, 0);
     Mlx5ContextState(c)->devx = devx;

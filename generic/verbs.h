@@ -822,6 +822,11 @@ MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 MODULE_SCOPE void	VerbsCmForgetContext(VerbsObj *contextObj);
 MODULE_SCOPE int	VerbsCmContext(Tcl_Interp *interp, VerbsObj *objPtr,
 			    Tcl_Obj **valuePtr);
+typedef int (VerbsOpenProc)(Tcl_Interp *interp, struct ibv_device *dev,
+	void *clientData, struct ibv_context **ctxPtr);
+MODULE_SCOPE int	VerbsOpenDevice(Tcl_Interp *interp, const char *name,
+			    VerbsOpenProc *openProc, void *clientData,
+			    struct ibv_context **ctxPtr);
 MODULE_SCOPE VerbsContext *VerbsContextNew(struct ibv_context *ctx,
 			    int borrowed);
 MODULE_SCOPE int	VerbsParseAhAttr(Tcl_Interp *interp, Tcl_Obj *dictObj,

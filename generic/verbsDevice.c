@@ -56,6 +56,7 @@ static const VerbsField contextCget[] = {
 };
 
 static Tcl_ObjCmdProc ContextImportCmd, ContextOpenCmd;
+static VerbsOpenProc OpenPlain;
 static int	RegisterContext(Tcl_Interp *interp, struct ibv_context *ctx,
 		    Tcl_Obj *nameObj);
 
@@ -466,12 +467,7 @@ ContextOpenCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    struct ibv_device **list;
-    struct ibv_context *ctx = NULL;
-    Tcl_Obj *nameObj;
-    const char *devName;
-    int i, n, err = 0;
-
+    struct ibv_context *ctx;
     static const VerbsField options[] = {
 	VERBS_OPTION_COMMAND,
 	VERBS_FIELD_END
@@ -479,11 +475,57 @@ ContextOpenCmd(
     VerbsCreateHead args = {NULL, NULL};
 
     if (VerbsCreateArgs(interp, objc, objv, "device", options, &args, NULL)
-	    != TCL_OK) {
+	    != TCL_OK || VerbsOpenDevice(interp, Tcl_GetString(objv[1]),
+	    OpenPlain, NULL, &ctx) != TCL_OK) {
 	return TCL_ERROR;
     }
-    nameObj = args.command;
-    devName = Tcl_GetString(objv[1]);
+    return RegisterContext(interp, ctx, args.command);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsOpenDevice, OpenPlain --
+ *
+ *	The device named name, opened by openProc (OpenPlain:
+ *	ibv_open_device; a provider's constructor gives its own, which sets
+ *	its own error); "no RDMA device named ..." when there is none.
+ *
+ * Results:
+ *	A standard Tcl result; the open context in *ctxPtr.
+ *
+ * Side effects:
+ *	Opens the device.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+OpenPlain(
+    Tcl_Interp *interp,
+    struct ibv_device *dev,
+    void *clientData VERBS_UNUSED,
+    struct ibv_context **ctxPtr)
+{
+    *ctxPtr = ibv_open_device(dev);
+    if (*ctxPtr == NULL) {
+	return VerbsSysError(interp, "ibv_open_device", NULL,
+		ibv_get_device_name(dev), errno);
+    }
+    return TCL_OK;
+}
+
+int
+VerbsOpenDevice(
+    Tcl_Interp *interp,
+    const char *name,
+    VerbsOpenProc *openProc,
+    void *clientData,
+    struct ibv_context **ctxPtr)
+{
+    struct ibv_device **list;
+    int i, n, result;
+
     list = ibv_get_device_list(&n);
     if (list == NULL) {
 	if (errno != ENOSYS && errno != ENOENT) {
@@ -493,25 +535,22 @@ ContextOpenCmd(
 	n = 0;
     }
     for (i = 0; i < n; i++) {
-	if (strcmp(ibv_get_device_name(list[i]), devName) == 0) {
-	    ctx = ibv_open_device(list[i]);
-	    err = errno;
+	if (strcmp(ibv_get_device_name(list[i]), name) == 0) {
 	    break;
 	}
     }
-    if (list) {
-	ibv_free_device_list(list);
-    }
     if (i == n) {
+	if (list) {
+	    ibv_free_device_list(list);
+	}
 	Tcl_SetObjResult(interp, Tcl_ObjPrintf(
-		"no RDMA device named \"%s\"", devName));
-	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", "device", devName, NULL);
+		"no RDMA device named \"%s\"", name));
+	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", "device", name, NULL);
 	return TCL_ERROR;
     }
-    if (ctx == NULL) {
-	return VerbsSysError(interp, "ibv_open_device", NULL, devName, err);
-    }
-    return RegisterContext(interp, ctx, nameObj);
+    result = openProc(interp, list[i], clientData, ctxPtr);
+    ibv_free_device_list(list);
+    return result;
 }
 
 /*
