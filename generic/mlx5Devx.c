@@ -820,6 +820,54 @@ DevxFree(
 
 #define ONLY_COMMAND(o) ((o)->refCount <= 2 && (o)->children == NULL)
 
+/*
+ * The close of a DevX object or UMEM, once destroyNow (DevxDestroyNow,
+ * UmemDestroyNow) did the destruction: 0 done, -1 nothing to do, else
+ * the error number of call.
+ */
+
+static int
+CloseDestroying(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[],
+    int (*destroyNow)(VerbsObj *objPtr),
+    const char *call,
+    const char *what)
+{
+    if (ONLY_COMMAND(objPtr)) {
+	int err = destroyNow(objPtr);
+
+	if (err > 0) {
+	    return VerbsSysError(interp, call, objPtr, what, err);
+	}
+	if (err == 0) {
+	    Mlx5PendingRetry((VerbsContext *) objPtr->parent);
+	}
+    }
+    return VerbsCloseMethod(interp, objPtr, objc, objv);
+}
+
+static int
+DevxDestroyNow(
+    VerbsObj *objPtr)
+{
+    Mlx5Devx *d = (Mlx5Devx *) objPtr;
+    int err;
+
+    if (d->devx == NULL) {
+	return -1;
+    }
+    err = mlx5dv_devx_obj_destroy(d->devx);
+    if (err != 0) {
+	return err < 0 ? -err : err;
+    }
+    d->devx = NULL;
+    Mlx5RefsFree(&d->refs);
+    return 0;
+}
+
 static int
 DevxClose(
     Tcl_Interp *interp,
@@ -827,20 +875,8 @@ DevxClose(
     int objc,
     Tcl_Obj *const objv[])
 {
-    Mlx5Devx *d = (Mlx5Devx *) objPtr;
-
-    if (d->devx && ONLY_COMMAND(objPtr)) {
-	int err = mlx5dv_devx_obj_destroy(d->devx);
-
-	if (err != 0) {
-	    return VerbsSysError(interp, "mlx5dv_devx_obj_destroy", objPtr,
-		    d->kind, err < 0 ? -err : err);
-	}
-	d->devx = NULL;
-	Mlx5RefsFree(&d->refs);
-	Mlx5PendingRetry((VerbsContext *) objPtr->parent);
-    }
-    return VerbsCloseMethod(interp, objPtr, objc, objv);
+    return CloseDestroying(interp, objPtr, objc, objv, DevxDestroyNow,
+	    "mlx5dv_devx_obj_destroy", ((Mlx5Devx *) objPtr)->kind);
 }
 
 /*
@@ -1426,27 +1462,34 @@ UmemFree(
 }
 
 static int
+UmemDestroyNow(
+    VerbsObj *objPtr)
+{
+    Mlx5Umem *u = (Mlx5Umem *) objPtr;
+    int err;
+
+    if (u->umem == NULL) {
+	return -1;
+    }
+    err = mlx5dv_devx_umem_dereg(u->umem);
+    if (err != 0) {
+	return err < 0 ? -err : err;
+    }
+    u->umem = NULL;
+    free(u->buf);
+    u->buf = NULL;
+    return 0;
+}
+
+static int
 UmemClose(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
     int objc,
     Tcl_Obj *const objv[])
 {
-    Mlx5Umem *u = (Mlx5Umem *) objPtr;
-
-    if (u->umem && ONLY_COMMAND(objPtr)) {
-	int err = mlx5dv_devx_umem_dereg(u->umem);
-
-	if (err != 0) {
-	    return VerbsSysError(interp, "mlx5dv_devx_umem_dereg", objPtr,
-		    NULL, err < 0 ? -err : err);
-	}
-	u->umem = NULL;
-	free(u->buf);
-	u->buf = NULL;
-	Mlx5PendingRetry((VerbsContext *) objPtr->parent);
-    }
-    return VerbsCloseMethod(interp, objPtr, objc, objv);
+    return CloseDestroying(interp, objPtr, objc, objv, UmemDestroyNow,
+	    "mlx5dv_devx_umem_dereg", NULL);
 }
 
 /*
