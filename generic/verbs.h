@@ -540,6 +540,17 @@ typedef struct VerbsStruct {
      VF_REQUIRED, 0, max, arg, NULL}
 
 /*
+ * An option whose name is not its member's (a C keyword: -inline into
+ * inline_), and the -timeout of a record that is one int.
+ */
+
+#define VERBS_OPTION_NAMED(name, rec, f, kind, table, arg) \
+    {name, kind, offsetof(rec, f), sizeof(((rec *)0)->f), table, 0, 0, \
+     0, 0, arg, NULL}
+#define VERBS_OPTION_TIMEOUT \
+    {"-timeout", VF_TIMEOUT, 0, sizeof(int), NULL, 0, 0, 0, 0, "ms", NULL}
+
+/*
  * Every create command's record starts with a VerbsCreateHead: the parent
  * object it resolved and the -command name.  VERBS_OPTION_COMMAND is the
  * -command row of its option table.

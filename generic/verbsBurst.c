@@ -459,115 +459,90 @@ GetQps(
  *----------------------------------------------------------------------
  */
 
-static int
-SendBurst(
-    Tcl_Interp *interp,
-    VerbsQp *one,		/* The QP of [$qp send_burst], or NULL. */
-    Tcl_Obj *qpsObj,		/* Else a list of QPs. */
-    int objc,
-    Tcl_Obj *const objv[])
-{
-    /*
-     * -depth, -signal and -batch are limited by the QPs, so they are read
-     * after the parse.
-     */
+/*
+ * The options of a burst.  -count, -depth, -signal and -batch are limited
+ * by the QPs, so they are read after the parse (BurstLimits).
+ */
 
-    typedef struct {
-	VerbsObj *ah;
-	Tcl_Obj *batch, *count, *depth;
-	uint32_t imm_data;
-	int inline_;
-	uint64_t opcode;
-	Tcl_Obj *peer;
-	Tcl_Obj *peer_sge;
-	uint64_t remote_addr;
-	uint64_t remote_qkey, remote_qpn;
-	uint32_t rkey;
-	Tcl_Obj *sge, *signal;
-	int timeout;
-    } BurstArgs;
-    static const VerbsField options[] = {
-	VERBS_OPTION(BurstArgs, ah, VF_OBJ, &verbsAhClass, "ah"),
-	VERBS_OPTION(BurstArgs, batch, VF_TCLOBJ, NULL, "n"),
-	VERBS_OPTION(BurstArgs, count, VF_TCLOBJ, NULL, "n"),
-	VERBS_OPTION(BurstArgs, depth, VF_TCLOBJ, NULL, "n"),
-	VERBS_OPTION(BurstArgs, imm_data, VF_UINT, NULL, "n"),
-	{"-inline", VF_BOOL, offsetof(BurstArgs, inline_), sizeof(int), NULL,
-		0, 0, 0, 0, "bool", NULL},
-	VERBS_OPTION(BurstArgs, opcode, VF_ENUM, verbsWrOpcode, "opcode"),
-	VERBS_OPTION(BurstArgs, peer, VF_TCLOBJ, NULL, "qp"),
-	VERBS_OPTION(BurstArgs, peer_sge, VF_TCLOBJ, NULL, "sge"),
-	VERBS_OPTION(BurstArgs, remote_addr, VF_UINT, NULL, "addr"),
-	VERBS_OPTION_MAX(BurstArgs, remote_qkey, UINT32_MAX, "qkey"),
-	VERBS_OPTION_MAX(BurstArgs, remote_qpn, 0xffffff, "qpn"),
-	VERBS_OPTION(BurstArgs, rkey, VF_UINT, NULL, "rkey"),
-	VERBS_OPTION(BurstArgs, sge, VF_TCLOBJ, NULL, "sge"),
-	VERBS_OPTION(BurstArgs, signal, VF_TCLOBJ, NULL, "n"),
-	VERBS_OPTION(BurstArgs, timeout, VF_TIMEOUT, NULL, "ms"),
-	VERBS_FIELD_END
-    };
-    BurstArgs a;
-    Burst *b;
-    VerbsQp *q;
+typedef struct {
+    VerbsObj *ah;
+    Tcl_Obj *batch, *count, *depth;
+    uint32_t imm_data;
+    int inline_;
+    uint64_t opcode;
+    Tcl_Obj *peer;
+    Tcl_Obj *peer_sge;
+    uint64_t remote_addr;
+    uint64_t remote_qkey, remote_qpn;
+    uint32_t rkey;
+    Tcl_Obj *sge, *signal;
+    int timeout;
+} BurstArgs;
+
+static const VerbsField burstOptions[] = {
+    VERBS_OPTION(BurstArgs, ah, VF_OBJ, &verbsAhClass, "ah"),
+    VERBS_OPTION(BurstArgs, batch, VF_TCLOBJ, NULL, "n"),
+    VERBS_OPTION(BurstArgs, count, VF_TCLOBJ, NULL, "n"),
+    VERBS_OPTION(BurstArgs, depth, VF_TCLOBJ, NULL, "n"),
+    VERBS_OPTION(BurstArgs, imm_data, VF_UINT, NULL, "n"),
+    VERBS_OPTION_NAMED("-inline", BurstArgs, inline_, VF_BOOL, NULL, "bool"),
+    VERBS_OPTION(BurstArgs, opcode, VF_ENUM, verbsWrOpcode, "opcode"),
+    VERBS_OPTION(BurstArgs, peer, VF_TCLOBJ, NULL, "qp"),
+    VERBS_OPTION(BurstArgs, peer_sge, VF_TCLOBJ, NULL, "sge"),
+    VERBS_OPTION(BurstArgs, remote_addr, VF_UINT, NULL, "addr"),
+    VERBS_OPTION_MAX(BurstArgs, remote_qkey, UINT32_MAX, "qkey"),
+    VERBS_OPTION_MAX(BurstArgs, remote_qpn, 0xffffff, "qpn"),
+    VERBS_OPTION(BurstArgs, rkey, VF_UINT, NULL, "rkey"),
+    VERBS_OPTION(BurstArgs, sge, VF_TCLOBJ, NULL, "sge"),
+    VERBS_OPTION(BurstArgs, signal, VF_TCLOBJ, NULL, "n"),
+    VERBS_OPTION(BurstArgs, timeout, VF_TIMEOUT, NULL, "ms"),
+    VERBS_FIELD_END
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * BurstSenders, BurstLimits, BurstPeers, BurstWrs --
+ *
+ *	The steps of a burst's setup.  BurstSenders: the sending QPs (ONE,
+ *	or those of the list qpsObj) are sending queues that send_burst
+ *	can drive, and *maxDepthPtr the smallest of their send queues.
+ *	BurstLimits: -count, -sge, -depth, -signal, -batch and -opcode.
+ *	BurstPeers: with -peer, the receiving QPs and -peer_sge.
+ *	BurstWrs: the send WRs every post reuses, and the CQs to poll.
+ *
+ * Results:
+ *	A standard Tcl result (BurstWrs: none).
+ *
+ * Side effects:
+ *	Fill the burst.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+BurstSenders(
+    Tcl_Interp *interp,
+    Burst *b,
+    VerbsQp *one,
+    Tcl_Obj *qpsObj,
+    uint64_t *maxDepthPtr)
+{
     struct ibv_qp_attr attr;
     struct ibv_qp_init_attr init;
-    VerbsAh *ah;
-    uint64_t u, opcode, maxDepth = UINT32_MAX;
-    Tcl_Size nqp;
-    int timeout, i, k, result = TCL_ERROR, err;
-    struct timespec t0, t1, idleSince, now;
-    uint64_t lastDone = 0;
-    uint64_t idle = 0;		/* Rounds without progress. */
-    double secs, total;
-    Tcl_Obj *d;
+    VerbsQp *q;
+    int k, err;
 
-    memset(&a, 0, sizeof(a));
-    a.opcode = IBV_WR_SEND;
-    a.remote_qkey = NO_QKEY;
-    a.remote_qpn = NO_QKEY;
-    a.timeout = 5000;
-    if (VerbsParseOptions(interp, objc, objv, 2, options, &a) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (a.count == NULL || a.sge == NULL) {
-	return VerbsArgError(interp, a.count ? "-sge" : "-count", NULL,
-		"send_burst needs -count and -sge");
-    }
-    if (one || Tcl_ListObjLength(NULL, qpsObj, &nqp) != TCL_OK
-	    || nqp < 1) {
-	nqp = 1;		/* Without ONE, GetQps says what is wrong. */
-    }
-    if (nqp > 1 && a.ah) {
-	Tcl_Obj *ahName = VerbsObjName(a.ah);
-
-	Tcl_IncrRefCount(ahName);
-	VerbsArgError(interp, "-ah", ahName, "a ud burst sends from one "
-		"qp: its -remote_qpn is one peer's");
-	Tcl_DecrRefCount(ahName);
-	return TCL_ERROR;
-    }
-    ah = (VerbsAh *) a.ah;
-    opcode = a.opcode;
-    timeout = a.timeout;
-
-    b = (Burst *) ckalloc(sizeof(Burst));
-    memset(b, 0, sizeof(Burst));
-    b->interp = interp;
-    b->nqp = (int) nqp;
-    b->q = (BurstQp *) ckalloc(nqp * sizeof(BurstQp));
-    memset(b->q, 0, nqp * sizeof(BurstQp));
-    b->cqs = (struct ibv_cq **) ckalloc(2 * nqp * sizeof(struct ibv_cq *));
-    b->tag = ((uint64_t) (__atomic_add_fetch(&burstTags, 1, __ATOMIC_RELAXED)
-	    & 0xffffff)) << TAG_SHIFT;
     if (one) {
 	b->q[0].qp = one;
     } else if (GetQps(interp, b, NULL, qpsObj) != TCL_OK) {
-	goto done;
+	return TCL_ERROR;
     }
+    *maxDepthPtr = UINT32_MAX;
     for (k = 0; k < b->nqp; k++) {
 	q = b->q[k].qp;
 	if (VerbsQpCheckQueue(interp, q, 1) != TCL_OK) {
-	    goto done;
+	    return TCL_ERROR;
 	}
 	if (q->qpType == IBV_QPT_XRC_SEND) {
 	    Tcl_SetObjResult(interp, Tcl_NewStringObj("send_burst names no "
@@ -575,27 +550,38 @@ SendBurst(
 		    "wr_post", -1));
 	    Tcl_SetErrorCode(interp, "VERBS", "ARG", "-type", "xrc_send",
 		    NULL);
-	    goto done;
+	    return TCL_ERROR;
 	}
 	err = ibv_query_qp(q->qp, &attr, IBV_QP_CAP, &init);
 	if (err) {
-	    VerbsSysError(interp, "ibv_query_qp", &q->obj, NULL, err);
-	    goto done;
+	    return VerbsSysError(interp, "ibv_query_qp", &q->obj, NULL, err);
 	}
-	if (init.cap.max_send_wr < maxDepth) {
-	    maxDepth = init.cap.max_send_wr;
+	if (init.cap.max_send_wr < *maxDepthPtr) {
+	    *maxDepthPtr = init.cap.max_send_wr;
 	}
     }
-    q = b->q[0].qp;
+    return TCL_OK;
+}
+
+static int
+BurstLimits(
+    Tcl_Interp *interp,
+    Burst *b,
+    const BurstArgs *a,
+    uint64_t maxDepth)
+{
+    uint64_t u, opcode = a->opcode;
+    int k;
+
     b->depth = (int) maxDepth;
-    if (VerbsGetUInt(interp, "-count", a.count, SEQ(~(uint64_t) 0),
-	    &b->count)
-	    != TCL_OK || VerbsGetSge(interp, "-sge", a.sge, &b->sge, NULL) != TCL_OK) {
-	goto done;
+    if (VerbsGetUInt(interp, "-count", a->count, SEQ(~(uint64_t) 0),
+	    &b->count) != TCL_OK
+	    || VerbsGetSge(interp, "-sge", a->sge, &b->sge, NULL) != TCL_OK) {
+	return TCL_ERROR;
     }
-    if (a.depth) {
-	if (VerbsGetUInt(interp, "-depth", a.depth, maxDepth, &u) != TCL_OK) {
-	    goto done;
+    if (a->depth) {
+	if (VerbsGetUInt(interp, "-depth", a->depth, maxDepth, &u) != TCL_OK) {
+	    return TCL_ERROR;
 	}
 	b->depth = (int) u;
     }
@@ -603,18 +589,18 @@ SendBurst(
 	b->depth = 1;
     }
     b->signal = b->depth < 16 ? b->depth : 16;
-    if (a.signal) {
-	if (VerbsGetUInt(interp, "-signal", a.signal, b->depth, &u)
+    if (a->signal) {
+	if (VerbsGetUInt(interp, "-signal", a->signal, b->depth, &u)
 		!= TCL_OK) {
-	    goto done;
+	    return TCL_ERROR;
 	}
 	b->signal = u ? (int) u : 1;
     }
     b->batch = b->signal;
-    if (a.batch) {
-	if (VerbsGetUInt(interp, "-batch", a.batch, MAX_BATCH, &u)
+    if (a->batch) {
+	if (VerbsGetUInt(interp, "-batch", a->batch, MAX_BATCH, &u)
 		!= TCL_OK) {
-	    goto done;
+	    return TCL_ERROR;
 	}
 	b->batch = u ? (int) u : 1;
     }
@@ -630,80 +616,100 @@ SendBurst(
 		"send_with_imm, rdma_write, rdma_write_with_imm or rdma_read, "
 		"not %s", Tcl_GetString(name));
 	Tcl_DecrRefCount(name);
-	goto done;
+	return TCL_ERROR;
     }
     for (k = 0; k < b->nqp; k++) {
 	if (VerbsCheckSendWr(interp, b->q[k].qp, (enum ibv_wr_opcode) opcode,
-		ah, a.remote_qpn != NO_QKEY || a.remote_qkey != NO_QKEY)
-		!= TCL_OK) {
-	    goto done;
+		(VerbsAh *) a->ah, a->remote_qpn != NO_QKEY
+		|| a->remote_qkey != NO_QKEY) != TCL_OK) {
+	    return TCL_ERROR;
 	}
     }
-    if (a.peer) {
-	if (opcode != IBV_WR_SEND && opcode != IBV_WR_SEND_WITH_IMM
-		&& opcode != IBV_WR_RDMA_WRITE_WITH_IMM) {
-	    VerbsArgError(interp, "-peer", a.peer, "-peer is for opcodes "
-		    "that consume receives: send, send_with_imm, "
-		    "rdma_write_with_imm");
-	    goto done;
-	}
-	if (GetQps(interp, b, "-peer", a.peer) != TCL_OK) {
-	    goto done;
-	}
-	for (k = 0; k < b->nqp; k++) {
-	    VerbsQp *p = b->q[k].peer;
+    return TCL_OK;
+}
 
-	    if (VerbsQpCheckQueue(interp, p, 0) != TCL_OK) {
-		goto done;
-	    }
-	    if (p->srq) {
-		Tcl_Obj *peerName = VerbsObjName(&p->obj);
+static int
+BurstPeers(
+    Tcl_Interp *interp,
+    Burst *b,
+    const BurstArgs *a)
+{
+    struct ibv_qp_attr attr;
+    struct ibv_qp_init_attr init;
+    int i, k, err;
 
-		Tcl_IncrRefCount(peerName);
-		VerbsArgError(interp, "-peer", peerName, "-peer %s takes its "
-			"receives from an srq: post to the srq instead",
-			Tcl_GetString(peerName));
-		Tcl_DecrRefCount(peerName);
-		goto done;
-	    }
-	    err = ibv_query_qp(p->qp, &attr, IBV_QP_CAP, &init);
-	    if (err) {
-		VerbsSysError(interp, "ibv_query_qp", &p->obj, NULL, err);
-		goto done;
-	    }
-	    b->q[k].recvDepth = (int) init.cap.max_recv_wr;
-	}
-	if (a.peer_sge == NULL) {
-	    VerbsArgError(interp, "-peer_sge", NULL,
-		    "-peer needs -peer_sge: where the peer receives");
-	    goto done;
-	}
-	if (VerbsGetSge(interp, "-peer_sge", a.peer_sge, &b->rsge, NULL) != TCL_OK) {
-	    goto done;
-	}
-	for (i = 0; i < MAX_BATCH; i++) {
-	    b->rwr[i].sg_list = &b->rsge;
-	    b->rwr[i].num_sge = 1;
-	}
+    if (a->opcode != IBV_WR_SEND && a->opcode != IBV_WR_SEND_WITH_IMM
+	    && a->opcode != IBV_WR_RDMA_WRITE_WITH_IMM) {
+	return VerbsArgError(interp, "-peer", a->peer, "-peer is for opcodes "
+		"that consume receives: send, send_with_imm, "
+		"rdma_write_with_imm");
     }
+    if (GetQps(interp, b, "-peer", a->peer) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    for (k = 0; k < b->nqp; k++) {
+	VerbsQp *p = b->q[k].peer;
+
+	if (VerbsQpCheckQueue(interp, p, 0) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (p->srq) {
+	    Tcl_Obj *peerName = VerbsObjName(&p->obj);
+
+	    Tcl_IncrRefCount(peerName);
+	    VerbsArgError(interp, "-peer", peerName, "-peer %s takes its "
+		    "receives from an srq: post to the srq instead",
+		    Tcl_GetString(peerName));
+	    Tcl_DecrRefCount(peerName);
+	    return TCL_ERROR;
+	}
+	err = ibv_query_qp(p->qp, &attr, IBV_QP_CAP, &init);
+	if (err) {
+	    return VerbsSysError(interp, "ibv_query_qp", &p->obj, NULL, err);
+	}
+	b->q[k].recvDepth = (int) init.cap.max_recv_wr;
+    }
+    if (a->peer_sge == NULL) {
+	return VerbsArgError(interp, "-peer_sge", NULL,
+		"-peer needs -peer_sge: where the peer receives");
+    }
+    if (VerbsGetSge(interp, "-peer_sge", a->peer_sge, &b->rsge, NULL)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    for (i = 0; i < MAX_BATCH; i++) {
+	b->rwr[i].sg_list = &b->rsge;
+	b->rwr[i].num_sge = 1;
+    }
+    return TCL_OK;
+}
+
+static void
+BurstWrs(
+    Burst *b,
+    const BurstArgs *a)
+{
+    VerbsQp *q = b->q[0].qp;
+    VerbsAh *ah = (VerbsAh *) a->ah;
+    int i, k;
 
     for (i = 0; i < MAX_BATCH; i++) {
 	struct ibv_send_wr *wr = &b->wr[i];
 
 	wr->sg_list = &b->sge;
 	wr->num_sge = b->sge.length ? 1 : 0;
-	wr->opcode = (enum ibv_wr_opcode) opcode;
-	wr->send_flags = a.inline_ ? IBV_SEND_INLINE : 0;
-	wr->imm_data = htonl(a.imm_data);
+	wr->opcode = (enum ibv_wr_opcode) a->opcode;
+	wr->send_flags = a->inline_ ? IBV_SEND_INLINE : 0;
+	wr->imm_data = htonl(a->imm_data);
 	if (q->qpType == IBV_QPT_UD) {
 	    wr->wr.ud.ah = ah->ah;
-	    wr->wr.ud.remote_qpn = a.remote_qpn == NO_QKEY ? 0
-		    : (uint32_t) a.remote_qpn;
-	    wr->wr.ud.remote_qkey = a.remote_qkey == NO_QKEY ? q->qkey
-		    : (uint32_t) a.remote_qkey;
+	    wr->wr.ud.remote_qpn = a->remote_qpn == NO_QKEY ? 0
+		    : (uint32_t) a->remote_qpn;
+	    wr->wr.ud.remote_qkey = a->remote_qkey == NO_QKEY ? q->qkey
+		    : (uint32_t) a->remote_qkey;
 	} else {
-	    wr->wr.rdma.remote_addr = a.remote_addr;
-	    wr->wr.rdma.rkey = a.rkey;
+	    wr->wr.rdma.remote_addr = a->remote_addr;
+	    wr->wr.rdma.rkey = a->rkey;
 	}
     }
     for (k = 0; k < b->nqp; k++) {
@@ -712,20 +718,50 @@ SendBurst(
 	    AddCq(b, b->q[k].peer->recvCq->cq);
 	}
     }
+}
 
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    idleSince = t0;
-    total = (double) b->count * b->nqp;
-    while (b->done < (a.peer ? 2 : 1) * b->count * (uint64_t) b->nqp) {
+/*
+ *----------------------------------------------------------------------
+ *
+ * BurstRun --
+ *
+ *	The burst itself: rounds of posts on every QP (and receives on its
+ *	peer) and a poll of every CQ, until every message has completed,
+ *	or no progress for timeout ms (-1: no limit).
+ *
+ * Results:
+ *	A standard Tcl result: {VERBS TIMEOUT n} on a timeout, or the
+ *	error of a failed completion or post.
+ *
+ * Side effects:
+ *	Moves the data.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+BurstRun(
+    Tcl_Interp *interp,
+    Burst *b,
+    int peers,			/* Receives count too. */
+    int timeout)
+{
+    struct timespec idleSince, now;
+    uint64_t lastDone = 0;
+    uint64_t idle = 0;		/* Rounds without progress. */
+    int i, k;
+
+    clock_gettime(CLOCK_MONOTONIC, &idleSince);
+    while (b->done < (peers ? 2 : 1) * b->count * (uint64_t) b->nqp) {
 	for (k = 0; k < b->nqp; k++) {
 	    if ((b->q[k].peer && PostRecvs(b, &b->q[k]) != TCL_OK)
 		    || PostSends(b, &b->q[k]) != TCL_OK) {
-		goto done;
+		return TCL_ERROR;
 	    }
 	}
 	for (i = 0; i < b->ncq; i++) {
 	    if (PollCq(b, b->cqs[i]) < 0) {
-		goto done;
+		return TCL_ERROR;
 	    }
 	}
 
@@ -751,16 +787,40 @@ SendBurst(
 	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
 		    "send_burst: no progress for %d ms (%" TCL_LL_MODIFIER
 		    "d of %.0f sent, %" TCL_LL_MODIFIER "d received)",
-		    timeout, (Tcl_WideInt) b->completed, total,
-		    (Tcl_WideInt) b->received));
+		    timeout, (Tcl_WideInt) b->completed,
+		    (double) b->count * b->nqp, (Tcl_WideInt) b->received));
 	    VerbsTimeoutCode(interp, (Tcl_WideInt) b->completed);
-	    goto done;
+	    return TCL_ERROR;
 	}
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return TCL_OK;
+}
 
-    secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-    d = Tcl_NewDictObj();
+/*
+ *----------------------------------------------------------------------
+ *
+ * BurstResult --
+ *
+ *	The dict of a finished burst that took secs seconds.
+ *
+ * Results:
+ *	A new dict.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static Tcl_Obj *
+BurstResult(
+    const Burst *b,
+    int peers,
+    double secs)
+{
+    double total = (double) b->count * b->nqp;
+    Tcl_Obj *d = Tcl_NewDictObj();
+
 #define PUT(k, o) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), o)
     PUT("count", Tcl_NewWideIntObj((Tcl_WideInt) total));
     PUT("size", Tcl_NewWideIntObj(b->sge.length));
@@ -772,12 +832,78 @@ SendBurst(
     PUT("posts", Tcl_NewWideIntObj((Tcl_WideInt) b->posts));
     PUT("polls", Tcl_NewWideIntObj((Tcl_WideInt) b->polls));
     PUT("qps", Tcl_NewWideIntObj(b->nqp));
-    if (a.peer) {
+    if (peers) {
 	PUT("received", Tcl_NewWideIntObj((Tcl_WideInt) b->received));
 	PUT("recv_bytes", Tcl_NewWideIntObj((Tcl_WideInt) b->recvBytes));
     }
 #undef PUT
-    Tcl_SetObjResult(interp, d);
+    return d;
+}
+
+static int
+SendBurst(
+    Tcl_Interp *interp,
+    VerbsQp *one,		/* The QP of [$qp send_burst], or NULL. */
+    Tcl_Obj *qpsObj,		/* Else a list of QPs. */
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    BurstArgs a;
+    Burst *b;
+    uint64_t maxDepth;
+    Tcl_Size nqp;
+    int result = TCL_ERROR;
+    struct timespec t0, t1;
+
+    memset(&a, 0, sizeof(a));
+    a.opcode = IBV_WR_SEND;
+    a.remote_qkey = NO_QKEY;
+    a.remote_qpn = NO_QKEY;
+    a.timeout = 5000;
+    if (VerbsParseOptions(interp, objc, objv, 2, burstOptions, &a)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (a.count == NULL || a.sge == NULL) {
+	return VerbsArgError(interp, a.count ? "-sge" : "-count", NULL,
+		"send_burst needs -count and -sge");
+    }
+    if (one || Tcl_ListObjLength(NULL, qpsObj, &nqp) != TCL_OK
+	    || nqp < 1) {
+	nqp = 1;		/* Without ONE, GetQps says what is wrong. */
+    }
+    if (nqp > 1 && a.ah) {
+	Tcl_Obj *ahName = VerbsObjName(a.ah);
+
+	Tcl_IncrRefCount(ahName);
+	VerbsArgError(interp, "-ah", ahName, "a ud burst sends from one "
+		"qp: its -remote_qpn is one peer's");
+	Tcl_DecrRefCount(ahName);
+	return TCL_ERROR;
+    }
+
+    b = (Burst *) ckalloc(sizeof(Burst));
+    memset(b, 0, sizeof(Burst));
+    b->interp = interp;
+    b->nqp = (int) nqp;
+    b->q = (BurstQp *) ckalloc(nqp * sizeof(BurstQp));
+    memset(b->q, 0, nqp * sizeof(BurstQp));
+    b->cqs = (struct ibv_cq **) ckalloc(2 * nqp * sizeof(struct ibv_cq *));
+    b->tag = ((uint64_t) (__atomic_add_fetch(&burstTags, 1, __ATOMIC_RELAXED)
+	    & 0xffffff)) << TAG_SHIFT;
+    if (BurstSenders(interp, b, one, qpsObj, &maxDepth) != TCL_OK
+	    || BurstLimits(interp, b, &a, maxDepth) != TCL_OK
+	    || (a.peer && BurstPeers(interp, b, &a) != TCL_OK)) {
+	goto done;
+    }
+    BurstWrs(b, &a);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (BurstRun(interp, b, a.peer != NULL, a.timeout) != TCL_OK) {
+	goto done;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    Tcl_SetObjResult(interp, BurstResult(b, a.peer != NULL,
+	    (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9));
     result = TCL_OK;
 
   done:

@@ -261,8 +261,7 @@ VerbsWaitEvent(
     Tcl_Obj *const objv[])
 {
     static const VerbsField options[] = {
-	{"-timeout", VF_TIMEOUT, 0, sizeof(int), NULL, 0, 0, 0, 0, "ms",
-		NULL},
+	VERBS_OPTION_TIMEOUT,
 	VERBS_FIELD_END
     };
     Tcl_Obj *event;

@@ -446,8 +446,7 @@ VerbsQpLatency(
 	int timeout;
     } LatArgs;
     static const VerbsField options[] = {
-	{"-inline", VF_BOOL, offsetof(LatArgs, inline_), sizeof(int), NULL,
-		0, 0, 0, 0, "bool", NULL},
+	VERBS_OPTION_NAMED("-inline", LatArgs, inline_, VF_BOOL, NULL, "bool"),
 	VERBS_OPTION(LatArgs, iters, VF_TCLOBJ, NULL, "n"),
 	VERBS_OPTION(LatArgs, opcode, VF_ENUM, verbsWrOpcode, "opcode"),
 	VERBS_OPTION(LatArgs, peer, VF_OBJ, &verbsQpClass, "qp"),
