@@ -342,6 +342,27 @@ typedef struct QpArgs {
 } QpArgs;
 
 /*
+ * A QP being made: its options, the objects they resolved to, and the
+ * init attributes built from them (VerbsQpCreate).
+ */
+
+typedef struct QpBuild {
+    QpArgs args;
+    VerbsObj *parent, *ctxObj;	/* The pd (or context), its context. */
+    VerbsPd *p;			/* The pd, or NULL (xrc_recv). */
+    VerbsCq *sendCq, *recvCq;
+    VerbsSrq *srq;
+    struct ibv_qp_init_attr_ex init;
+    int ex;			/* Made by ibv_create_qp_ex. */
+} QpBuild;
+
+static int	QpXrcRecv(Tcl_Interp *interp, QpBuild *b);
+static int	QpRss(Tcl_Interp *interp, QpBuild *b);
+static int	QpQueues(Tcl_Interp *interp, QpBuild *b);
+static int	QpMake(Tcl_Interp *interp, QpBuild *b, VerbsCmId *cm,
+		    const VerbsQpMaker *maker);
+
+/*
  *----------------------------------------------------------------------
  *
  * NotFor, NoQueues --
@@ -439,20 +460,9 @@ VerbsQpCreate(
 	VERBS_OPTION(QpArgs, xrcd, VF_OBJ, &verbsXrcdClass, "xrcd"),
 	VERBS_FIELD_END
     };
-    QpArgs args;
-    VerbsSrq *srq;
-    struct ibv_qp_init_attr_ex init;
-    struct ibv_qp *qp;
-    VerbsObj *parent, *ctxObj, *given;
-    VerbsPd *p = NULL;
-    VerbsCq *sendCq, *recvCq;
-    VerbsQp *q;
-    RxHashArgs rx;
-    Tcl_Size keyLen = 0;
-    const unsigned char *key = NULL;
-    const char *call = "ibv_create_qp";
-    VerbsObj *refs[QP_REFS], *held[7];
-    int i, ex = 0;
+    QpBuild b;
+    VerbsObj *given;
+    int result;
 
     /*
      * The first word is a pd, or for an xrc_recv QP a device context:
@@ -460,70 +470,44 @@ VerbsQpCreate(
      */
 
     given = (objc > 1 && cm == NULL) ? VerbsObjFind(interp, objv[1]) : NULL;
-    memset(&args, 0, sizeof(args));
-    args.send_ops = NO_SEND_OPS;
-    args.type = IBV_QPT_RC;
-    if (VerbsCreateArgs(interp, objc, objv, "pd|context", options, &args,
+    memset(&b, 0, sizeof(b));
+    b.args.send_ops = NO_SEND_OPS;
+    b.args.type = IBV_QPT_RC;
+    if (VerbsCreateArgs(interp, objc, objv, "pd|context", options, &b.args,
 	    (given && given->typePtr == &verbsContextClass)
 	    ? &verbsContextClass : &verbsPdClass) != TCL_OK) {
 	return TCL_ERROR;
     }
-    parent = args.head.parent;
-    if (parent->typePtr == &verbsPdClass) {
-	p = (VerbsPd *) parent;
-	ctxObj = parent->parent;
+    b.parent = b.args.head.parent;
+    if (b.parent->typePtr == &verbsPdClass) {
+	b.p = (VerbsPd *) b.parent;
+	b.ctxObj = b.parent->parent;
     } else {
-	ctxObj = parent;
+	b.ctxObj = b.parent;
     }
-    sendCq = (VerbsCq *) args.send_cq;
-    recvCq = args.recv_cq ? (VerbsCq *) args.recv_cq : sendCq;
-    srq = (VerbsSrq *) args.srq;
+    b.sendCq = (VerbsCq *) b.args.send_cq;
+    b.recvCq = b.args.recv_cq ? (VerbsCq *) b.args.recv_cq : b.sendCq;
+    b.srq = (VerbsSrq *) b.args.srq;
 
-    memset(&init, 0, sizeof(init));
-    init.qp_type = (enum ibv_qp_type) args.type;
-    init.sq_sig_all = args.sq_sig_all;
-    init.cap.max_send_wr = 16;
-    init.cap.max_recv_wr = 16;
-    init.cap.max_send_sge = 1;
-    init.cap.max_recv_sge = 1;
-    if (p) {
-	init.pd = p->pd;
-	init.comp_mask = IBV_QP_INIT_ATTR_PD;
+    b.init.qp_type = (enum ibv_qp_type) b.args.type;
+    b.init.sq_sig_all = b.args.sq_sig_all;
+    b.init.cap.max_send_wr = 16;
+    b.init.cap.max_recv_wr = 16;
+    b.init.cap.max_send_sge = 1;
+    b.init.cap.max_recv_sge = 1;
+    if (b.p) {
+	b.init.pd = b.p->pd;
+	b.init.comp_mask = IBV_QP_INIT_ATTR_PD;
     }
 
     /*
      * What each kind of QP takes.
      */
 
-    if (args.type == IBV_QPT_XRC_RECV) {
-	if (p) {
-	    Tcl_Obj *type = Tcl_NewStringObj("xrc_recv", -1);
-
-	    Tcl_IncrRefCount(type);
-	    VerbsArgError(interp, "-type", type, "an xrc_recv qp has no pd: "
-		    "make it on the device context of the pd, with -xrcd");
-	    Tcl_DecrRefCount(type);
-	    return TCL_ERROR;
-	}
-	if (NoQueues(interp, &args, "an xrc_recv qp", "its receives "
-		"complete on the cqs of the xrc srqs its senders name")
-		!= TCL_OK) {
-	    return TCL_ERROR;
-	}
-	if (args.xrcd == NULL) {
-	    return VerbsArgError(interp, "-xrcd", NULL, "missing -xrcd: an "
-		    "xrc_recv qp lives in an xrc domain");
-	}
-	if (VerbsCheckOwner(interp, "-xrcd", args.xrcd, ctxObj,
-		"device context") != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	memset(&init.cap, 0, sizeof(init.cap));
-	init.xrcd = ((VerbsXrcd *) args.xrcd)->xrcd;
-	init.comp_mask |= IBV_QP_INIT_ATTR_XRCD;
-	ex = 1;
-    } else if (p == NULL) {
-	Tcl_Obj *name = VerbsObjName(parent);
+    if (b.args.type == IBV_QPT_XRC_RECV) {
+	result = QpXrcRecv(interp, &b);
+    } else if (b.p == NULL) {
+	Tcl_Obj *name = VerbsObjName(b.parent);
 
 	Tcl_SetObjResult(interp, Tcl_ObjPrintf("\"%s\" is not a verbs pd "
 		"object (only an xrc_recv qp is made on a device context)",
@@ -532,112 +516,228 @@ VerbsQpCreate(
 		NULL);
 	Tcl_DecrRefCount(name);
 	return TCL_ERROR;
-    } else if (args.xrcd) {
+    } else if (b.args.xrcd) {
 	return VerbsArgError(interp, "-xrcd", NULL, "-xrcd is for xrc_recv "
 		"qps (an xrc srq names its domain itself)");
-    } else if (args.rwq_ind_table || args.rx_hash) {
-	/*
-	 * The hash first: its dict is checked wherever it is given.
-	 */
-
-	memset(&rx, 0, sizeof(rx));
-	rx.function = IBV_RX_HASH_FUNC_TOEPLITZ;
-	if (args.rx_hash) {
-	    if (VerbsDictToStruct(interp, &rxHashStruct, "-rx_hash",
-		    args.rx_hash, &rx, NULL) != TCL_OK) {
-		return TCL_ERROR;
-	    }
-	    if (rx.key == NULL) {
-		return VerbsArgError(interp, "-rx_hash", args.rx_hash,
-			"-rx_hash needs key, the bytes of the hash key");
-	    }
-	    key = VerbsGetBytes(interp, "key", rx.key, &keyLen);
-	    if (key == NULL) {
-		return TCL_ERROR;
-	    }
-	    if (keyLen == 0 || keyLen > UINT8_MAX) {
-		return VerbsArgError(interp, "key", rx.key, "bad key: %"
-			TCL_SIZE_MODIFIER "d bytes, must be 1 to %d", keyLen,
-			UINT8_MAX);
-	    }
-	}
-	if (args.rwq_ind_table == NULL || args.rx_hash == NULL) {
-	    return VerbsArgError(interp, args.rx_hash ? "-rwq_ind_table"
-		    : "-rx_hash", NULL, "an rss qp needs both -rwq_ind_table "
-		    "and -rx_hash");
-	}
-	if (NoQueues(interp, &args, "an rss qp", "its receives complete on "
-		"the cqs of the wqs of its -rwq_ind_table") != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	if (VerbsCheckOwner(interp, "-rwq_ind_table", args.rwq_ind_table,
-		ctxObj, "device context than the pd") != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	memset(&init.cap, 0, sizeof(init.cap));
-	init.rwq_ind_tbl = ((VerbsRwqIndTable *) args.rwq_ind_table)->table;
-	init.rx_hash_conf.rx_hash_function = rx.function;
-	init.rx_hash_conf.rx_hash_key_len = (uint8_t) keyLen;
-	init.rx_hash_conf.rx_hash_key = (uint8_t *) key;
-	init.rx_hash_conf.rx_hash_fields_mask = rx.fields;
-	init.comp_mask |= IBV_QP_INIT_ATTR_IND_TABLE
-		| IBV_QP_INIT_ATTR_RX_HASH;
-	ex = 1;
+    } else if (b.args.rwq_ind_table || b.args.rx_hash) {
+	result = QpRss(interp, &b);
     } else {
-	if (sendCq == NULL) {
-	    return VerbsArgError(interp, "-send_cq", NULL,
-		    "missing -send_cq: a qp needs a completion queue");
-	}
-	if (args.type == IBV_QPT_XRC_SEND) {
-	    if (args.recv_cq || args.srq) {
-		return NotFor(interp, args.recv_cq ? "-recv_cq" : "-srq",
-			"an xrc_send qp", "it only sends; its peer receives "
-			"into an xrc srq");
-	    }
-	    recvCq = NULL;
-	    init.cap.max_recv_wr = 0;
-	    init.cap.max_recv_sge = 0;
-	    ex = 1;
-	}
-	if (VerbsCheckOwner(interp, "-send_cq", args.send_cq, ctxObj,
-		"device context than the pd") != TCL_OK
-		|| VerbsCheckOwner(interp, "-recv_cq", args.recv_cq, ctxObj,
-		"device context than the pd") != TCL_OK
-		|| VerbsCheckOwner(interp, "-srq", args.srq, &p->obj, "pd")
-		!= TCL_OK) {
-	    return TCL_ERROR;
-	}
-	if (args.cap && VerbsDictToStruct(interp, &verbsQpCapStruct, "-cap",
-		args.cap, &init.cap, NULL) != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	init.send_cq = sendCq->cq;
-	init.recv_cq = recvCq ? recvCq->cq : NULL;
-	init.srq = srq ? srq->srq : NULL;
+	result = QpQueues(interp, &b);
     }
-    if (args.send_ops != NO_SEND_OPS) {
+    if (result != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (b.args.send_ops != NO_SEND_OPS) {
 	/*
 	 * The extended QP: the same attributes, plus the send operations
 	 * the ibv_wr_* API may use on it ([$qp wr_post]).
 	 */
 
-	init.send_ops_flags = args.send_ops;
-	init.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-	ex = 1;
+	b.init.send_ops_flags = b.args.send_ops;
+	b.init.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	b.ex = 1;
     }
-    if (cm && ex) {
-	const char *option = args.send_ops != NO_SEND_OPS ? "-send_ops"
-		: args.rwq_ind_table ? "-rwq_ind_table" : "-type";
+    if (cm && b.ex) {
+	const char *option = b.args.send_ops != NO_SEND_OPS ? "-send_ops"
+		: b.args.rwq_ind_table ? "-rwq_ind_table" : "-type";
 
 	return VerbsArgError(interp, option, NULL, "%s%s is not for a qp "
 		"made on an rdma_cm id", option,
 		option[1] == 't' ? " xrc_send" : "");
     }
-    if (ex) {
-	call = "ibv_create_qp_ex";
+    return QpMake(interp, &b, cm, maker);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpXrcRecv, QpRss, QpQueues --
+ *
+ *	What each kind of QP takes, into the init attributes: an xrc_recv
+ *	QP an XRC domain and no queues, an RSS QP an indirection table and
+ *	a hash and no queues, the others (xrc_send included) their CQs,
+ *	SRQ and -cap.  ex is set for the kinds ibv_create_qp_ex makes.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Fill b->init.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+QpXrcRecv(
+    Tcl_Interp *interp,
+    QpBuild *b)
+{
+    if (b->p) {
+	Tcl_Obj *type = Tcl_NewStringObj("xrc_recv", -1);
+
+	Tcl_IncrRefCount(type);
+	VerbsArgError(interp, "-type", type, "an xrc_recv qp has no pd: "
+		"make it on the device context of the pd, with -xrcd");
+	Tcl_DecrRefCount(type);
+	return TCL_ERROR;
     }
+    if (NoQueues(interp, &b->args, "an xrc_recv qp", "its receives "
+	    "complete on the cqs of the xrc srqs its senders name")
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (b->args.xrcd == NULL) {
+	return VerbsArgError(interp, "-xrcd", NULL, "missing -xrcd: an "
+		"xrc_recv qp lives in an xrc domain");
+    }
+    if (VerbsCheckOwner(interp, "-xrcd", b->args.xrcd, b->ctxObj,
+	    "device context") != TCL_OK) {
+	return TCL_ERROR;
+    }
+    memset(&b->init.cap, 0, sizeof(b->init.cap));
+    b->init.xrcd = ((VerbsXrcd *) b->args.xrcd)->xrcd;
+    b->init.comp_mask |= IBV_QP_INIT_ATTR_XRCD;
+    b->ex = 1;
+    return TCL_OK;
+}
+
+static int
+QpRss(
+    Tcl_Interp *interp,
+    QpBuild *b)
+{
+    RxHashArgs rx;
+    Tcl_Size keyLen = 0;
+    const unsigned char *key = NULL;
+
+    /*
+     * The hash first: its dict is checked wherever it is given.
+     */
+
+    memset(&rx, 0, sizeof(rx));
+    rx.function = IBV_RX_HASH_FUNC_TOEPLITZ;
+    if (b->args.rx_hash) {
+	if (VerbsDictToStruct(interp, &rxHashStruct, "-rx_hash",
+		b->args.rx_hash, &rx, NULL) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (rx.key == NULL) {
+	    return VerbsArgError(interp, "-rx_hash", b->args.rx_hash,
+		    "-rx_hash needs key, the bytes of the hash key");
+	}
+	key = VerbsGetBytes(interp, "key", rx.key, &keyLen);
+	if (key == NULL) {
+	    return TCL_ERROR;
+	}
+	if (keyLen == 0 || keyLen > UINT8_MAX) {
+	    return VerbsArgError(interp, "key", rx.key, "bad key: %"
+		    TCL_SIZE_MODIFIER "d bytes, must be 1 to %d", keyLen,
+		    UINT8_MAX);
+	}
+    }
+    if (b->args.rwq_ind_table == NULL || b->args.rx_hash == NULL) {
+	return VerbsArgError(interp, b->args.rx_hash ? "-rwq_ind_table"
+		: "-rx_hash", NULL, "an rss qp needs both -rwq_ind_table "
+		"and -rx_hash");
+    }
+    if (NoQueues(interp, &b->args, "an rss qp", "its receives complete on "
+	    "the cqs of the wqs of its -rwq_ind_table") != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (VerbsCheckOwner(interp, "-rwq_ind_table", b->args.rwq_ind_table,
+	    b->ctxObj, "device context than the pd") != TCL_OK) {
+	return TCL_ERROR;
+    }
+
+    /*
+     * The key's bytes belong to the -rx_hash dict, which the caller's
+     * words keep alive until the QP is made.
+     */
+
+    memset(&b->init.cap, 0, sizeof(b->init.cap));
+    b->init.rwq_ind_tbl = ((VerbsRwqIndTable *) b->args.rwq_ind_table)->table;
+    b->init.rx_hash_conf.rx_hash_function = rx.function;
+    b->init.rx_hash_conf.rx_hash_key_len = (uint8_t) keyLen;
+    b->init.rx_hash_conf.rx_hash_key = (uint8_t *) key;
+    b->init.rx_hash_conf.rx_hash_fields_mask = rx.fields;
+    b->init.comp_mask |= IBV_QP_INIT_ATTR_IND_TABLE
+	    | IBV_QP_INIT_ATTR_RX_HASH;
+    b->ex = 1;
+    return TCL_OK;
+}
+
+static int
+QpQueues(
+    Tcl_Interp *interp,
+    QpBuild *b)
+{
+    if (b->sendCq == NULL) {
+	return VerbsArgError(interp, "-send_cq", NULL,
+		"missing -send_cq: a qp needs a completion queue");
+    }
+    if (b->args.type == IBV_QPT_XRC_SEND) {
+	if (b->args.recv_cq || b->args.srq) {
+	    return NotFor(interp, b->args.recv_cq ? "-recv_cq" : "-srq",
+		    "an xrc_send qp", "it only sends; its peer receives "
+		    "into an xrc srq");
+	}
+	b->recvCq = NULL;
+	b->init.cap.max_recv_wr = 0;
+	b->init.cap.max_recv_sge = 0;
+	b->ex = 1;
+    }
+    if (VerbsCheckOwner(interp, "-send_cq", b->args.send_cq, b->ctxObj,
+	    "device context than the pd") != TCL_OK
+	    || VerbsCheckOwner(interp, "-recv_cq", b->args.recv_cq, b->ctxObj,
+	    "device context than the pd") != TCL_OK
+	    || VerbsCheckOwner(interp, "-srq", b->args.srq, &b->p->obj, "pd")
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (b->args.cap && VerbsDictToStruct(interp, &verbsQpCapStruct, "-cap",
+	    b->args.cap, &b->init.cap, NULL) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    b->init.send_cq = b->sendCq->cq;
+    b->init.recv_cq = b->recvCq ? b->recvCq->cq : NULL;
+    b->init.srq = b->srq ? b->srq->srq : NULL;
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * QpMake --
+ *
+ *	Make the QP whose attributes b holds: rdma_create_qp on an id, the
+ *	maker's create proc, ibv_create_qp_ex or ibv_create_qp; then its
+ *	object, holding what it uses.
+ *
+ * Results:
+ *	A standard Tcl result, the qp object's name.
+ *
+ * Side effects:
+ *	Creates the QP; takes references on its CQs, SRQ, XRC domain,
+ *	indirection table and id.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+QpMake(
+    Tcl_Interp *interp,
+    QpBuild *b,
+    VerbsCmId *cm,
+    const VerbsQpMaker *maker)
+{
+    const char *call = b->ex ? "ibv_create_qp_ex" : "ibv_create_qp";
+    VerbsObj *refs[QP_REFS], *held[7];
+    struct ibv_context *ctx = ((VerbsContext *) b->ctxObj)->ctx;
+    struct ibv_qp *qp;
+    VerbsQp *q;
+    int i;
+
     if (maker) {
-	ex = 1;
 	call = maker->call;
     }
 
@@ -647,7 +747,7 @@ VerbsQpCreate(
      */
 
     q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
-    init.qp_context = q;
+    b->init.qp_context = q;
 
     /*
      * A parent domain's allocator may run scripts during the call, which
@@ -655,42 +755,41 @@ VerbsQpCreate(
      * done, and a QP made on closed ones is destroyed again.
      */
 
-    held[0] = parent;
-    held[1] = args.send_cq ? &sendCq->obj : NULL;
-    held[2] = args.recv_cq;
-    held[3] = args.srq;
+    held[0] = b->parent;
+    held[1] = b->args.send_cq ? &b->sendCq->obj : NULL;
+    held[2] = b->args.recv_cq;
+    held[3] = b->args.srq;
     held[4] = cm ? &cm->obj : NULL;
-    held[5] = args.xrcd;
-    held[6] = args.rwq_ind_table;
+    held[5] = b->args.xrcd;
+    held[6] = b->args.rwq_ind_table;
     VerbsObjHold(held, 7);
     if (cm) {
 	call = "rdma_create_qp";
-	qp = rdma_create_qp(cm->id, p->pd, (struct ibv_qp_init_attr *) &init)
-		== 0 ? cm->id->qp : NULL;
+	qp = rdma_create_qp(cm->id, b->p->pd,
+		(struct ibv_qp_init_attr *) &b->init) == 0 ? cm->id->qp : NULL;
     } else if (maker) {
-	qp = maker->create(((VerbsContext *) ctxObj)->ctx, &init,
-		maker->clientData);
-    } else if (ex) {
-	qp = ibv_create_qp_ex(((VerbsContext *) ctxObj)->ctx, &init);
+	qp = maker->create(ctx, &b->init, maker->clientData);
+    } else if (b->ex) {
+	qp = ibv_create_qp_ex(ctx, &b->init);
     } else {
-	qp = ibv_create_qp(p->pd, (struct ibv_qp_init_attr *) &init);
+	qp = ibv_create_qp(b->p->pd, (struct ibv_qp_init_attr *) &b->init);
     }
     if (qp == NULL) {
-	VerbsSysError(interp, call, cm ? &cm->obj : parent, NULL, errno);
+	VerbsSysError(interp, call, cm ? &cm->obj : b->parent, NULL, errno);
 	VerbsObjUnhold(held, 7);
 	ckfree(q);
 	return TCL_ERROR;
     }
     q->qp = qp;
-    if (args.send_ops != NO_SEND_OPS) {
+    if (b->args.send_ops != NO_SEND_OPS) {
 	q->qpx = ibv_qp_to_qp_ex(qp);
-	q->sendOps = args.send_ops;
+	q->sendOps = b->args.send_ops;
     }
-    q->qpType = init.qp_type;
+    q->qpType = b->init.qp_type;
     QpCmDefaults(q, cm);
     if (VerbsObjCheckHeld(interp, held, 7, call) != TCL_OK
-	    || VerbsObjRegister(interp, &q->obj, parent, args.head.command)
-	    != TCL_OK) {
+	    || VerbsObjRegister(interp, &q->obj, b->parent,
+	    b->args.head.command) != TCL_OK) {
 	if (cm) {
 	    rdma_destroy_qp(cm->id);
 	} else {
@@ -705,15 +804,15 @@ VerbsQpCreate(
 	q->cm = cm;
 	VerbsObjRetain(&cm->obj);
     }
-    if (init.send_cq) {
-	q->sendCq = sendCq;
+    if (b->init.send_cq) {
+	q->sendCq = b->sendCq;
     }
-    if (init.recv_cq) {
-	q->recvCq = recvCq;
+    if (b->init.recv_cq) {
+	q->recvCq = b->recvCq;
     }
-    q->srq = srq;
-    q->xrcd = (VerbsXrcd *) args.xrcd;
-    q->indTable = (VerbsRwqIndTable *) args.rwq_ind_table;
+    q->srq = b->srq;
+    q->xrcd = (VerbsXrcd *) b->args.xrcd;
+    q->indTable = (VerbsRwqIndTable *) b->args.rwq_ind_table;
     if (cm) {
 	CmIdle(q, 1);
     }
