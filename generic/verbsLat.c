@@ -426,6 +426,271 @@ CompareDouble(
  *----------------------------------------------------------------------
  */
 
+/*
+ * The options of [$qp latency].
+ */
+
+typedef struct {
+    int inline_;
+    Tcl_Obj *iters;
+    uint64_t opcode;
+    VerbsObj *peer;
+    Tcl_Obj *peer_sge;
+    uint64_t remote_addr;
+    uint32_t rkey;
+    int server;
+    Tcl_Obj *sge;
+    int timeout;
+} LatArgs;
+
+static const VerbsField latOptions[] = {
+    VERBS_OPTION_NAMED("-inline", LatArgs, inline_, VF_BOOL, NULL, "bool"),
+    VERBS_OPTION(LatArgs, iters, VF_TCLOBJ, NULL, "n"),
+    VERBS_OPTION(LatArgs, opcode, VF_ENUM, verbsWrOpcode, "opcode"),
+    VERBS_OPTION(LatArgs, peer, VF_OBJ, &verbsQpClass, "qp"),
+    VERBS_OPTION(LatArgs, peer_sge, VF_TCLOBJ, NULL, "sge"),
+    VERBS_OPTION(LatArgs, remote_addr, VF_UINT, NULL, "addr"),
+    VERBS_OPTION(LatArgs, rkey, VF_UINT, NULL, "rkey"),
+    VERBS_OPTION(LatArgs, server, VF_BOOL, NULL, "bool"),
+    VERBS_OPTION(LatArgs, sge, VF_TCLOBJ, NULL, "sge"),
+    VERBS_OPTION(LatArgs, timeout, VF_TIMEOUT, NULL, "ms"),
+    VERBS_FIELD_END
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * LatSides --
+ *
+ *	The sides of a latency run: each QP must be RC or UC (and take its
+ *	own receives for SEND), its buffer one of this process; each learns
+ *	its send depth and where it writes.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Fills l's sides.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+LatSides(
+    Tcl_Interp *interp,
+    Lat *l,
+    const LatArgs *a)
+{
+    int j;
+
+    for (j = 0; j < l->nsides; j++) {
+	LatSide *s = &l->side[j];
+	struct ibv_qp_attr attr;
+	struct ibv_qp_init_attr init;
+	int err;
+
+	if (s->qp->qpType != IBV_QPT_RC && s->qp->qpType != IBV_QPT_UC) {
+	    Tcl_Obj *name = VerbsObjName(&s->qp->obj);
+
+	    Tcl_IncrRefCount(name);
+	    VerbsArgError(interp, j ? "-peer" : "qp", name, "latency runs "
+		    "over rc or uc queue pairs, and %s is not one",
+		    Tcl_GetString(name));
+	    Tcl_DecrRefCount(name);
+	    return TCL_ERROR;
+	}
+	if (!l->write && s->qp->srq) {
+	    return VerbsArgError(interp, j ? "-peer" : "qp", NULL,
+		    "latency posts its receives to the queue pair, which "
+		    "takes them from an srq");
+	}
+	if (GetBuffer(interp, j ? "-peer_sge" : "-sge", j ? a->peer_sge
+		: a->sge, s) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	err = ibv_query_qp(s->qp->qp, &attr, IBV_QP_CAP, &init);
+	if (err) {
+	    return VerbsSysError(interp, "ibv_query_qp", &s->qp->obj, NULL,
+		    err);
+	}
+	s->depth = init.cap.max_send_wr > 0 ? (int) init.cap.max_send_wr : 1;
+	s->signal = s->depth / 2 < SIGNAL_MAX ? s->depth / 2 : SIGNAL_MAX;
+	if (s->signal < 1) {
+	    s->signal = 1;
+	}
+    }
+    if (a->peer) {
+	uint32_t rkey0 = l->side[0].rkey;	/* Of its own buffer. */
+
+	l->side[0].remoteAddr = l->side[1].sge.addr;
+	l->side[0].rkey = l->side[1].rkey;
+	l->side[1].remoteAddr = l->side[0].sge.addr;
+	l->side[1].rkey = rkey0;
+    } else {
+	l->side[0].remoteAddr = a->remote_addr;
+	l->side[0].rkey = a->rkey;
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * LatRun --
+ *
+ *	The round trips: clear the bytes polled, post the receives, then
+ *	iters messages and their replies.  The initiator times from its
+ *	send to the reply; a remote responder (server) from its reply to
+ *	the next message.  The samples are in stamp ticks.
+ *
+ * Results:
+ *	A standard Tcl result; *nPtr samples in samples.
+ *
+ * Side effects:
+ *	Moves the data.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+LatRun(
+    Lat *l,
+    uint64_t iters,
+    int server,
+    double *samples,
+    uint64_t *nPtr)
+{
+    uint64_t i, t0 = 0, t1, n = 0;
+    int j;
+
+    for (j = 0; j < l->nsides; j++) {
+	if (!server) {
+	    /*
+	     * A remote responder's byte is left as it is: the initiator's
+	     * first message may be here already.
+	     */
+
+	    *l->side[j].last = 0;
+	}
+	if (!l->write && PostRecvs(l, &l->side[j]) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+    }
+    for (i = 0; i < iters; i++) {
+	int last = i + 1 == iters;
+
+	if (server) {
+	    if (WaitArrival(l, &l->side[0], PING(i), i + 1) != TCL_OK) {
+		return TCL_ERROR;
+	    }
+	    if (i > 0) {
+		t1 = Stamp();
+		samples[n++] = Ticks(t0, t1) / 2;
+		*nPtr = n;
+	    }
+	    t0 = Stamp();
+	    if (Send(l, &l->side[0], PONG(i), last) != TCL_OK) {
+		return TCL_ERROR;
+	    }
+	    continue;
+	}
+	t0 = Stamp();
+	if (Send(l, &l->side[0], PING(i), last) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (l->nsides > 1) {
+	    if (WaitArrival(l, &l->side[1], PING(i), i + 1) != TCL_OK
+		    || Send(l, &l->side[1], PONG(i), last) != TCL_OK) {
+		return TCL_ERROR;
+	    }
+	}
+	if (WaitArrival(l, &l->side[0], PONG(i), i + 1) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	t1 = Stamp();
+	samples[n++] = Ticks(t0, t1) / 2;
+	*nPtr = n;
+    }
+
+    /*
+     * Leave nothing of the test in the CQs: the last sends were
+     * signalled, and (SEND) the receives still posted stay posted.
+     */
+
+    for (j = 0; j < l->nsides; j++) {
+	while (l->side[j].completed < l->side[j].posted) {
+	    if (Progress(l) != TCL_OK) {
+		return TCL_ERROR;
+	    }
+	}
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * LatResult --
+ *
+ *	The dict of a run: the samples (stamp ticks) into microseconds,
+ *	the run's ticks over its time on the clock since c0 (at stamp s0),
+ *	sorted, and their statistics.
+ *
+ * Results:
+ *	A new dict.
+ *
+ * Side effects:
+ *	Converts and sorts the samples (room for one more than n).
+ *
+ *----------------------------------------------------------------------
+ */
+
+static Tcl_Obj *
+LatResult(
+    const Lat *l,
+    uint64_t iters,
+    double *samples,
+    uint64_t n,
+    const struct timespec *c0,
+    uint64_t s0)
+{
+    struct timespec c1;
+    double perUsec, sum = 0;	/* Stamp ticks a microsecond. */
+    uint64_t i;
+    Tcl_Obj *d;
+
+    do {
+	/* A short run is timed over 10 ms at least (a coarse clock). */
+	clock_gettime(CLOCK_MONOTONIC, &c1);
+    } while (Usec(c0, &c1) < 10000.0);
+    perUsec = Ticks(s0, Stamp()) / Usec(c0, &c1);
+    if (perUsec <= 0) {
+	perUsec = 1.0;		/* A counter that did not move. */
+    }
+    if (n == 0) {
+	samples[n++] = 0;
+    }
+    for (i = 0; i < n; i++) {
+	samples[i] /= perUsec;
+	sum += samples[i];
+    }
+    qsort(samples, n, sizeof(double), CompareDouble);
+    d = Tcl_NewDictObj();
+#define PUT(k, o) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), o)
+#define PCT(p) samples[(uint64_t) ((p) * (n - 1) + 0.5)]
+    PUT("iters", Tcl_NewWideIntObj((Tcl_WideInt) iters));
+    PUT("size", Tcl_NewWideIntObj(l->side[0].sge.length));
+    PUT("typical", Tcl_NewDoubleObj(samples[n / 2]));
+    PUT("average", Tcl_NewDoubleObj(sum / n));
+    PUT("minimum", Tcl_NewDoubleObj(samples[0]));
+    PUT("maximum", Tcl_NewDoubleObj(samples[n - 1]));
+    PUT("p99", Tcl_NewDoubleObj(PCT(0.99)));
+    PUT("p99.9", Tcl_NewDoubleObj(PCT(0.999)));
+#undef PCT
+#undef PUT
+    return d;
+}
+
 int
 VerbsQpLatency(
     Tcl_Interp *interp,
@@ -433,40 +698,12 @@ VerbsQpLatency(
     int objc,
     Tcl_Obj *const objv[])
 {
-    typedef struct {
-	int inline_;
-	Tcl_Obj *iters;
-	uint64_t opcode;
-	VerbsObj *peer;
-	Tcl_Obj *peer_sge;
-	uint64_t remote_addr;
-	uint32_t rkey;
-	int server;
-	Tcl_Obj *sge;
-	int timeout;
-    } LatArgs;
-    static const VerbsField options[] = {
-	VERBS_OPTION_NAMED("-inline", LatArgs, inline_, VF_BOOL, NULL, "bool"),
-	VERBS_OPTION(LatArgs, iters, VF_TCLOBJ, NULL, "n"),
-	VERBS_OPTION(LatArgs, opcode, VF_ENUM, verbsWrOpcode, "opcode"),
-	VERBS_OPTION(LatArgs, peer, VF_OBJ, &verbsQpClass, "qp"),
-	VERBS_OPTION(LatArgs, peer_sge, VF_TCLOBJ, NULL, "sge"),
-	VERBS_OPTION(LatArgs, remote_addr, VF_UINT, NULL, "addr"),
-	VERBS_OPTION(LatArgs, rkey, VF_UINT, NULL, "rkey"),
-	VERBS_OPTION(LatArgs, server, VF_BOOL, NULL, "bool"),
-	VERBS_OPTION(LatArgs, sge, VF_TCLOBJ, NULL, "sge"),
-	VERBS_OPTION(LatArgs, timeout, VF_TIMEOUT, NULL, "ms"),
-	VERBS_FIELD_END
-    };
     LatArgs a;
     Lat l;
-    uint64_t iters, i, nsamples;
-    double *samples = NULL, sum = 0;
-    struct timespec c0, c1;	/* The clock at the start and the end. */
-    uint64_t t0 = 0, t1, s0;
-    double perUsec;		/* Stamp ticks a microsecond. */
-    int j, result = TCL_ERROR;
-    Tcl_Obj *d;
+    uint64_t iters, nsamples = 0, s0;
+    double *samples;
+    struct timespec c0;		/* The clock at the start. */
+    int result;
 
     memset(&a, 0, sizeof(a));
     a.opcode = IBV_WR_SEND;
@@ -476,7 +713,7 @@ VerbsQpLatency(
 		"?option value ...?");
 	return TCL_ERROR;
     }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, &a) != TCL_OK) {
+    if (VerbsParseOptions(interp, objc, objv, 2, latOptions, &a) != TCL_OK) {
 	return TCL_ERROR;
     }
     if (a.iters == NULL || a.sge == NULL) {
@@ -520,162 +757,18 @@ VerbsQpLatency(
 	return VerbsArgError(interp, "-remote_addr", NULL, "rdma_write to a "
 		"remote peer needs -remote_addr and -rkey of its buffer");
     }
-    for (j = 0; j < l.nsides; j++) {
-	LatSide *s = &l.side[j];
-	struct ibv_qp_attr attr;
-	struct ibv_qp_init_attr init;
-	int err;
-
-	if (s->qp->qpType != IBV_QPT_RC && s->qp->qpType != IBV_QPT_UC) {
-	    Tcl_Obj *name = VerbsObjName(&s->qp->obj);
-
-	    Tcl_IncrRefCount(name);
-	    VerbsArgError(interp, j ? "-peer" : "qp", name, "latency runs "
-		    "over rc or uc queue pairs, and %s is not one",
-		    Tcl_GetString(name));
-	    Tcl_DecrRefCount(name);
-	    return TCL_ERROR;
-	}
-	if (!l.write && s->qp->srq) {
-	    return VerbsArgError(interp, j ? "-peer" : "qp", NULL,
-		    "latency posts its receives to the queue pair, which "
-		    "takes them from an srq");
-	}
-	if (GetBuffer(interp, j ? "-peer_sge" : "-sge", j ? a.peer_sge
-		: a.sge, s) != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	err = ibv_query_qp(s->qp->qp, &attr, IBV_QP_CAP, &init);
-	if (err) {
-	    return VerbsSysError(interp, "ibv_query_qp", &s->qp->obj, NULL,
-		    err);
-	}
-	s->depth = init.cap.max_send_wr > 0 ? (int) init.cap.max_send_wr : 1;
-	s->signal = s->depth / 2 < SIGNAL_MAX ? s->depth / 2 : SIGNAL_MAX;
-	if (s->signal < 1) {
-	    s->signal = 1;
-	}
-    }
-    if (a.peer) {
-	uint32_t rkey0 = l.side[0].rkey;	/* Of its own buffer. */
-
-	l.side[0].remoteAddr = l.side[1].sge.addr;
-	l.side[0].rkey = l.side[1].rkey;
-	l.side[1].remoteAddr = l.side[0].sge.addr;
-	l.side[1].rkey = rkey0;
-    } else {
-	l.side[0].remoteAddr = a.remote_addr;
-	l.side[0].rkey = a.rkey;
-    }
-
-    /*
-     * Clear the bytes polled, post the receives, then the round trips.
-     * The initiator times from its send to the reply; a remote
-     * responder from its reply to the next message.
-     */
-
-    for (j = 0; j < l.nsides; j++) {
-	if (!a.server) {
-	    /*
-	     * A remote responder's byte is left as it is: the initiator's
-	     * first message may be here already.
-	     */
-
-	    *l.side[j].last = 0;
-	}
-	if (!l.write && PostRecvs(&l, &l.side[j]) != TCL_OK) {
-	    return TCL_ERROR;
-	}
+    if (LatSides(interp, &l, &a) != TCL_OK) {
+	return TCL_ERROR;
     }
     samples = (double *) ckalloc(iters * sizeof(double));
-    nsamples = 0;
     clock_gettime(CLOCK_MONOTONIC, &l.lastProgress);
     c0 = l.lastProgress;
     s0 = Stamp();
-    for (i = 0; i < iters; i++) {
-	int last = i + 1 == iters;
-
-	if (a.server) {
-	    if (WaitArrival(&l, &l.side[0], PING(i), i + 1) != TCL_OK) {
-		goto done;
-	    }
-	    if (i > 0) {
-		t1 = Stamp();
-		samples[nsamples++] = Ticks(t0, t1) / 2;
-	    }
-	    t0 = Stamp();
-	    if (Send(&l, &l.side[0], PONG(i), last) != TCL_OK) {
-		goto done;
-	    }
-	    continue;
-	}
-	t0 = Stamp();
-	if (Send(&l, &l.side[0], PING(i), last) != TCL_OK) {
-	    goto done;
-	}
-	if (a.peer) {
-	    if (WaitArrival(&l, &l.side[1], PING(i), i + 1) != TCL_OK
-		    || Send(&l, &l.side[1], PONG(i), last) != TCL_OK) {
-		goto done;
-	    }
-	}
-	if (WaitArrival(&l, &l.side[0], PONG(i), i + 1) != TCL_OK) {
-	    goto done;
-	}
-	t1 = Stamp();
-	samples[nsamples++] = Ticks(t0, t1) / 2;
+    result = LatRun(&l, iters, a.server, samples, &nsamples);
+    if (result == TCL_OK) {
+	Tcl_SetObjResult(interp, LatResult(&l, iters, samples, nsamples,
+		&c0, s0));
     }
-
-    /*
-     * Leave nothing of the test in the CQs: the last sends were
-     * signalled, and (SEND) the receives still posted stay posted.
-     */
-
-    for (j = 0; j < l.nsides; j++) {
-	while (l.side[j].completed < l.side[j].posted) {
-	    if (Progress(&l) != TCL_OK) {
-		goto done;
-	    }
-	}
-    }
-
-    /*
-     * Ticks into microseconds: the run's ticks over its time on the clock.
-     */
-
-    do {
-	/* A short run is timed over 10 ms at least (a coarse clock). */
-	clock_gettime(CLOCK_MONOTONIC, &c1);
-    } while (Usec(&c0, &c1) < 10000.0);
-    perUsec = Ticks(s0, Stamp()) / Usec(&c0, &c1);
-    if (perUsec <= 0) {
-	perUsec = 1.0;		/* A counter that did not move. */
-    }
-    if (nsamples == 0) {
-	samples[nsamples++] = 0;
-    }
-    for (i = 0; i < nsamples; i++) {
-	samples[i] /= perUsec;
-	sum += samples[i];
-    }
-    qsort(samples, nsamples, sizeof(double), CompareDouble);
-    d = Tcl_NewDictObj();
-#define PUT(k, o) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), o)
-#define PCT(p) samples[(uint64_t) ((p) * (nsamples - 1) + 0.5)]
-    PUT("iters", Tcl_NewWideIntObj((Tcl_WideInt) iters));
-    PUT("size", Tcl_NewWideIntObj(l.side[0].sge.length));
-    PUT("typical", Tcl_NewDoubleObj(samples[nsamples / 2]));
-    PUT("average", Tcl_NewDoubleObj(sum / nsamples));
-    PUT("minimum", Tcl_NewDoubleObj(samples[0]));
-    PUT("maximum", Tcl_NewDoubleObj(samples[nsamples - 1]));
-    PUT("p99", Tcl_NewDoubleObj(PCT(0.99)));
-    PUT("p99.9", Tcl_NewDoubleObj(PCT(0.999)));
-#undef PCT
-#undef PUT
-    Tcl_SetObjResult(interp, d);
-    result = TCL_OK;
-
-  done:
     ckfree(samples);
     return result;
 }
