@@ -2419,6 +2419,149 @@ CmGetAddrInfoCmd(
  *----------------------------------------------------------------------
  */
 
+typedef struct {
+    VerbsCreateHead head;
+    struct ibv_qp_cap cap;
+    VerbsObj *pd, *recv_cq, *send_cq;
+    int sq_sig_all;
+    VerbsObj *srq;
+} EpArgs;
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * EpAddrInfo, EpQp --
+ *
+ *	The steps of create_ep.  EpAddrInfo: the addrinfo dict into rai
+ *	(rc in the tcp port space unless it says otherwise; the family is
+ *	the addresses' own), the addresses in src and dst.  EpQp: the QP
+ *	options (all with -pd, none without) into init; an active
+ *	endpoint's QP object is allocated now (*qPtr).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Fill rai, or init, the CQs and *qPtr.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+EpAddrInfo(
+    Tcl_Interp *interp,
+    Tcl_Obj *dictObj,
+    struct rdma_addrinfo *rai,
+    struct sockaddr_storage *src,
+    struct sockaddr_storage *dst)
+{
+    AddrInfoRec rec;
+    socklen_t srcLen, dstLen;
+    Tcl_Size n;
+
+    memset(&rec, 0, sizeof(rec));
+    rec.qp_type = IBV_QPT_RC;
+    rec.port_space = RDMA_PS_TCP;
+    if (VerbsDictToStruct(interp, &addrInfoStruct, "addrinfo", dictObj,
+	    &rec, NULL) != TCL_OK
+	    || AddrPair(interp, "src_addr", rec.src_addr, src, &srcLen)
+	    != TCL_OK
+	    || AddrPair(interp, "dst_addr", rec.dst_addr, dst, &dstLen)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    memset(rai, 0, sizeof(*rai));
+    rai->ai_flags = (int) rec.flags;
+    rai->ai_qp_type = (int) rec.qp_type;
+    rai->ai_port_space = (int) rec.port_space;
+    rai->ai_family = (int) rec.family;
+    if (srcLen) {
+	rai->ai_src_addr = (struct sockaddr *) src;
+	rai->ai_src_len = srcLen;
+    }
+    if (dstLen) {
+	rai->ai_dst_addr = (struct sockaddr *) dst;
+	rai->ai_dst_len = dstLen;
+    }
+    if (rai->ai_family == AF_UNSPEC && (srcLen || dstLen)) {
+	rai->ai_family = srcLen ? src->ss_family : dst->ss_family;
+    }
+    if (rec.route) {
+	rai->ai_route = (void *) VerbsGetBytes(interp, "route", rec.route,
+		&n);
+	if (rai->ai_route == NULL) {
+	    return TCL_ERROR;
+	}
+	rai->ai_route_len = (size_t) n;
+    }
+    if (rec.connect) {
+	rai->ai_connect = (void *) VerbsGetBytes(interp, "connect",
+		rec.connect, &n);
+	if (rai->ai_connect == NULL) {
+	    return TCL_ERROR;
+	}
+	rai->ai_connect_len = (size_t) n;
+	if (n > 255) {
+	    /* librdmacm would copy it into a 256-byte field. */
+	    return VerbsArgError(interp, "connect", NULL, "connect is %"
+		    TCL_SIZE_MODIFIER "d bytes: at most 255 fit", n);
+	}
+    }
+    if (!(rai->ai_flags & RAI_PASSIVE) && !dstLen) {
+	return VerbsArgError(interp, "dst_addr", NULL, "an active endpoint "
+		"needs a dst_addr (or the passive flag)");
+    }
+    return TCL_OK;
+}
+
+static int
+EpQp(
+    Tcl_Interp *interp,
+    const EpArgs *args,
+    const struct rdma_addrinfo *rai,
+    struct ibv_qp_init_attr *init,
+    VerbsCq **sendCqPtr,
+    VerbsCq **recvCqPtr,
+    VerbsQp **qPtr)
+{
+    VerbsPd *p = (VerbsPd *) args->pd;
+    VerbsSrq *srq = (VerbsSrq *) args->srq;
+
+    if (p == NULL) {
+	if (args->send_cq || args->recv_cq || args->srq) {
+	    return VerbsArgError(interp, "-pd", NULL,
+		    "the queue pair options of an endpoint need -pd");
+	}
+	return TCL_OK;
+    }
+    if (args->send_cq == NULL) {
+	return VerbsArgError(interp, "-send_cq", NULL,
+		"missing -send_cq: a qp needs a completion queue");
+    }
+    if (VerbsCheckOwner(interp, "-send_cq", args->send_cq, p->obj.parent,
+	    "device context than the pd") != TCL_OK
+	    || VerbsCheckOwner(interp, "-recv_cq", args->recv_cq,
+	    p->obj.parent, "device context than the pd") != TCL_OK
+	    || VerbsCheckOwner(interp, "-srq", args->srq, &p->obj, "pd")
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    *sendCqPtr = (VerbsCq *) args->send_cq;
+    *recvCqPtr = args->recv_cq ? (VerbsCq *) args->recv_cq : *sendCqPtr;
+    memset(init, 0, sizeof(*init));
+    init->send_cq = (*sendCqPtr)->cq;
+    init->recv_cq = (*recvCqPtr)->cq;
+    init->srq = srq ? srq->srq : NULL;
+    init->cap = args->cap;
+    init->sq_sig_all = args->sq_sig_all;
+    init->qp_type = (enum ibv_qp_type) rai->ai_qp_type;
+    if (!(rai->ai_flags & RAI_PASSIVE)) {
+	*qPtr = (VerbsQp *) VerbsObjNew(&verbsQpClass);
+	init->qp_context = *qPtr;
+    }
+    return TCL_OK;
+}
+
 static int
 CmCreateEpCmd(
     ClientData clientData VERBS_UNUSED,
@@ -2426,13 +2569,6 @@ CmCreateEpCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    typedef struct {
-	VerbsCreateHead head;
-	struct ibv_qp_cap cap;
-	VerbsObj *pd, *recv_cq, *send_cq;
-	int sq_sig_all;
-	VerbsObj *srq;
-    } EpArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(EpArgs, cap, VF_STRUCT, &verbsQpCapStruct, "dict"),
 	VERBS_OPTION_COMMAND,
@@ -2444,10 +2580,8 @@ CmCreateEpCmd(
 	VERBS_FIELD_END
     };
     EpArgs args;
-    AddrInfoRec rec;
     struct rdma_addrinfo rai;
     struct sockaddr_storage src, dst;
-    socklen_t srcLen, dstLen;
     struct ibv_qp_init_attr init;
     struct rdma_cm_id *id;
     VerbsPd *p;
@@ -2455,7 +2589,6 @@ CmCreateEpCmd(
     VerbsSrq *srq;
     VerbsQp *q = NULL;
     VerbsCmId *c;
-    Tcl_Size n;
 
     memset(&args, 0, sizeof(args));
     args.cap.max_send_wr = 16;
@@ -2463,104 +2596,14 @@ CmCreateEpCmd(
     args.cap.max_send_sge = 1;
     args.cap.max_recv_sge = 1;
     if (VerbsCreateArgs(interp, objc, objv, "addrinfo", options, &args,
-	    NULL) != TCL_OK) {
-	return TCL_ERROR;
-    }
-
-    /*
-     * The addrinfo: rc in the tcp port space unless it says otherwise;
-     * the family is the addresses' own.
-     */
-
-    memset(&rec, 0, sizeof(rec));
-    rec.qp_type = IBV_QPT_RC;
-    rec.port_space = RDMA_PS_TCP;
-    if (VerbsDictToStruct(interp, &addrInfoStruct, "addrinfo", objv[1],
-	    &rec, NULL) != TCL_OK
-	    || AddrPair(interp, "src_addr", rec.src_addr, &src, &srcLen)
-	    != TCL_OK
-	    || AddrPair(interp, "dst_addr", rec.dst_addr, &dst, &dstLen)
+	    NULL) != TCL_OK
+	    || EpAddrInfo(interp, objv[1], &rai, &src, &dst) != TCL_OK
+	    || EpQp(interp, &args, &rai, &init, &sendCq, &recvCq, &q)
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    memset(&rai, 0, sizeof(rai));
-    rai.ai_flags = (int) rec.flags;
-    rai.ai_qp_type = (int) rec.qp_type;
-    rai.ai_port_space = (int) rec.port_space;
-    rai.ai_family = (int) rec.family;
-    if (srcLen) {
-	rai.ai_src_addr = (struct sockaddr *) &src;
-	rai.ai_src_len = srcLen;
-    }
-    if (dstLen) {
-	rai.ai_dst_addr = (struct sockaddr *) &dst;
-	rai.ai_dst_len = dstLen;
-    }
-    if (rai.ai_family == AF_UNSPEC && (srcLen || dstLen)) {
-	rai.ai_family = srcLen ? src.ss_family : dst.ss_family;
-    }
-    if (rec.route) {
-	rai.ai_route = (void *) VerbsGetBytes(interp, "route", rec.route, &n);
-	if (rai.ai_route == NULL) {
-	    return TCL_ERROR;
-	}
-	rai.ai_route_len = (size_t) n;
-    }
-    if (rec.connect) {
-	rai.ai_connect = (void *) VerbsGetBytes(interp, "connect",
-		rec.connect, &n);
-	if (rai.ai_connect == NULL) {
-	    return TCL_ERROR;
-	}
-	rai.ai_connect_len = (size_t) n;
-	if (n > 255) {
-	    /* librdmacm would copy it into a 256-byte field. */
-	    return VerbsArgError(interp, "connect", NULL, "connect is %"
-		    TCL_SIZE_MODIFIER "d bytes: at most 255 fit", n);
-	}
-    }
-    if (!(rai.ai_flags & RAI_PASSIVE) && !dstLen) {
-	return VerbsArgError(interp, "dst_addr", NULL, "an active endpoint "
-		"needs a dst_addr (or the passive flag)");
-    }
-
-    /*
-     * The QP options: all with -pd, none without.
-     */
-
     p = (VerbsPd *) args.pd;
     srq = (VerbsSrq *) args.srq;
-    if (p == NULL && (args.send_cq || args.recv_cq || args.srq)) {
-	return VerbsArgError(interp, "-pd", NULL,
-		"the queue pair options of an endpoint need -pd");
-    }
-    if (p) {
-	if (args.send_cq == NULL) {
-	    return VerbsArgError(interp, "-send_cq", NULL,
-		    "missing -send_cq: a qp needs a completion queue");
-	}
-	if (VerbsCheckOwner(interp, "-send_cq", args.send_cq, p->obj.parent,
-		"device context than the pd") != TCL_OK
-		|| VerbsCheckOwner(interp, "-recv_cq", args.recv_cq,
-		p->obj.parent, "device context than the pd") != TCL_OK
-		|| VerbsCheckOwner(interp, "-srq", args.srq, &p->obj, "pd")
-		!= TCL_OK) {
-	    return TCL_ERROR;
-	}
-	sendCq = (VerbsCq *) args.send_cq;
-	recvCq = args.recv_cq ? (VerbsCq *) args.recv_cq : sendCq;
-	memset(&init, 0, sizeof(init));
-	init.send_cq = sendCq->cq;
-	init.recv_cq = recvCq->cq;
-	init.srq = srq ? srq->srq : NULL;
-	init.cap = args.cap;
-	init.sq_sig_all = args.sq_sig_all;
-	init.qp_type = (enum ibv_qp_type) rai.ai_qp_type;
-	if (!(rai.ai_flags & RAI_PASSIVE)) {
-	    q = (VerbsQp *) VerbsObjNew(&verbsQpClass);
-	    init.qp_context = q;
-	}
-    }
     if (rdma_create_ep(&id, &rai, p ? p->pd : NULL, p ? &init : NULL)
 	    != 0) {
 	int err = errno;
