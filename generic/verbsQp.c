@@ -2216,6 +2216,165 @@ SendOpOf(
     }
 }
 
+/*
+ *----------------------------------------------------------------------
+ *
+ * WrCheckOps, WrBuild --
+ *
+ *	The steps of wr_post.  WrCheckOps: each work request's opcode is
+ *	among the QP's -send_ops, and an atomic_write writes the 8 bytes of
+ *	one sge.  WrBuild: one work request through its ibv_wr_* builder,
+ *	its address (UD, XRC) and its data setter.
+ *
+ * Results:
+ *	WrCheckOps: a standard Tcl result.  WrBuild: none.
+ *
+ * Side effects:
+ *	WrBuild adds the work request to the QP's open batch.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+WrCheckOps(
+    Tcl_Interp *interp,
+    VerbsQp *q,
+    Tcl_Obj *qpName,
+    const struct ibv_send_wr *wrs,
+    int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+	if ((q->sendOps & SendOpOf(wrs[i].opcode)) == 0) {
+	    Tcl_Obj *name = VerbsEnumObj(verbsWrOpcode, wrs[i].opcode);
+
+	    VerbsArgError(interp, "opcode", name, "%s was not created with "
+		    "send op %s", Tcl_GetString(qpName), Tcl_GetString(name));
+	    Tcl_DecrRefCount(name);
+	    return TCL_ERROR;
+	}
+#ifndef HAVE_IBV_WR_FLUSH
+	if ((int) wrs[i].opcode == VERBS_WR_FLUSH) {
+	    /* Built against a libibverbs without ibv_wr_flush. */
+	    return VerbsSysError(interp, "ibv_wr_flush", &q->obj, NULL,
+		    EOPNOTSUPP);
+	}
+#endif
+	if (wrs[i].opcode == IBV_WR_ATOMIC_WRITE && (wrs[i].num_sge != 1
+		|| wrs[i].sg_list[0].length != 8)) {
+	    return VerbsArgError(interp, "sg_list", NULL, "an atomic_write "
+		    "work request writes the 8 bytes of one sge");
+	}
+    }
+    return TCL_OK;
+}
+
+static void
+WrBuild(
+    VerbsQp *q,
+    struct ibv_send_wr *w,
+    const MwBind *bind)		/* Its flush arguments. */
+{
+    struct ibv_qp_ex *x = q->qpx;
+    int hasData = 1, j;
+
+    x->wr_id = w->wr_id;
+    x->wr_flags = w->send_flags;
+    switch (w->opcode) {
+    case IBV_WR_SEND:
+	ibv_wr_send(x);
+	break;
+    case IBV_WR_SEND_WITH_IMM:
+	ibv_wr_send_imm(x, w->imm_data);
+	break;
+    case IBV_WR_SEND_WITH_INV:
+	ibv_wr_send_inv(x, w->invalidate_rkey);
+	break;
+    case IBV_WR_RDMA_WRITE:
+	ibv_wr_rdma_write(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr);
+	break;
+    case IBV_WR_RDMA_WRITE_WITH_IMM:
+	ibv_wr_rdma_write_imm(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr,
+		w->imm_data);
+	break;
+    case IBV_WR_RDMA_READ:
+	ibv_wr_rdma_read(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr);
+	break;
+    case IBV_WR_ATOMIC_CMP_AND_SWP:
+	ibv_wr_atomic_cmp_swp(x, w->wr.atomic.rkey,
+		w->wr.atomic.remote_addr, w->wr.atomic.compare_add,
+		w->wr.atomic.swap);
+	break;
+    case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	ibv_wr_atomic_fetch_add(x, w->wr.atomic.rkey,
+		w->wr.atomic.remote_addr, w->wr.atomic.compare_add);
+	break;
+    case IBV_WR_LOCAL_INV:
+	ibv_wr_local_inv(x, w->invalidate_rkey);
+	hasData = 0;
+	break;
+    case IBV_WR_BIND_MW:
+	ibv_wr_bind_mw(x, w->bind_mw.mw, w->bind_mw.rkey,
+		&w->bind_mw.bind_info);
+	hasData = 0;
+	break;
+    case IBV_WR_ATOMIC_WRITE:
+	/* The 8 bytes the sg_list holds (WrCheckOps); the provider copies
+	 * them now. */
+	ibv_wr_atomic_write(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr,
+		(const void *) (uintptr_t) w->sg_list[0].addr);
+	hasData = 0;
+	break;
+    default:
+#ifdef HAVE_IBV_WR_FLUSH
+	if ((int) w->opcode == VERBS_WR_FLUSH) {
+	    ibv_wr_flush(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr,
+		    (size_t) bind->flushLength, bind->flushType,
+		    bind->flushLevel);
+	    hasData = 0;
+	}
+#else
+	(void) bind;
+#endif
+	break;			/* Refused by WrCheckOps otherwise. */
+    }
+    if (q->qpType == IBV_QPT_UD) {
+	ibv_wr_set_ud_addr(x, w->wr.ud.ah, w->wr.ud.remote_qpn,
+		w->wr.ud.remote_qkey);
+    }
+    if (q->qpType == IBV_QPT_XRC_SEND && hasData) {
+	ibv_wr_set_xrc_srqn(x, w->qp_type.xrc.remote_srqn);
+    }
+    if (!hasData) {
+	return;
+    }
+    if (w->send_flags & IBV_SEND_INLINE) {
+	/*
+	 * Gathered into one buffer for ibv_wr_set_inline_data: rxe's
+	 * ibv_wr_set_inline_data_list (rdma-core 44) sends no bytes.  The
+	 * provider copies the data at once.
+	 */
+
+	size_t total = 0;
+	char *data;
+
+	for (j = 0; j < w->num_sge; j++) {
+	    total += w->sg_list[j].length;
+	}
+	data = ckalloc(total ? total : 1);
+	for (total = 0, j = 0; j < w->num_sge; j++) {
+	    memcpy(data + total, (void *) (uintptr_t) w->sg_list[j].addr,
+		    w->sg_list[j].length);
+	    total += w->sg_list[j].length;
+	}
+	ibv_wr_set_inline_data(x, data, total);
+	ckfree(data);
+    } else {
+	ibv_wr_set_sge_list(x, (size_t) w->num_sge, w->sg_list);
+    }
+}
+
 static int
 QpWrPost(
     Tcl_Interp *interp,
@@ -2225,7 +2384,7 @@ QpWrPost(
 {
     VerbsQp *q = (VerbsQp *) objPtr;
     struct ibv_qp_ex *x = q->qpx;
-    int n = objc - 2, i, j, err, posted = 0, result = TCL_ERROR, cached;
+    int n = objc - 2, i, err, posted = 0, result = TCL_ERROR, cached;
     struct ibv_send_wr wrSpace[POST_STACK], *wrs = wrSpace;
     MwBind bindSpace[POST_STACK], *binds = bindSpace;
 
@@ -2245,130 +2404,12 @@ QpWrPost(
 	binds = (MwBind *) ckalloc(n * sizeof(*binds));
     }
     if (ParseSendWrs(interp, q, n, objv + 2, wrs, binds, &cached)
-	    != TCL_OK) {
+	    != TCL_OK || WrCheckOps(interp, q, objv[0], wrs, n) != TCL_OK) {
 	goto done;
     }
-    for (i = 0; i < n; i++) {
-	if ((q->sendOps & SendOpOf(wrs[i].opcode)) == 0) {
-	    Tcl_Obj *name = VerbsEnumObj(verbsWrOpcode, wrs[i].opcode);
-
-	    VerbsArgError(interp, "opcode", name, "%s was not created with "
-		    "send op %s", Tcl_GetString(objv[0]), Tcl_GetString(name));
-	    Tcl_DecrRefCount(name);
-	    goto done;
-	}
-#ifndef HAVE_IBV_WR_FLUSH
-	if ((int) wrs[i].opcode == VERBS_WR_FLUSH) {
-	    /* Built against a libibverbs without ibv_wr_flush. */
-	    VerbsSysError(interp, "ibv_wr_flush", objPtr, NULL, EOPNOTSUPP);
-	    goto done;
-	}
-#endif
-	if (wrs[i].opcode == IBV_WR_ATOMIC_WRITE && (wrs[i].num_sge != 1
-		|| wrs[i].sg_list[0].length != 8)) {
-	    VerbsArgError(interp, "sg_list", NULL, "an atomic_write work "
-		    "request writes the 8 bytes of one sge");
-	    goto done;
-	}
-    }
-
     ibv_wr_start(x);
     for (i = 0; i < n; i++) {
-	struct ibv_send_wr *w = &wrs[i];
-	int hasData = 1;
-
-	x->wr_id = w->wr_id;
-	x->wr_flags = w->send_flags;
-	switch (w->opcode) {
-	case IBV_WR_SEND:
-	    ibv_wr_send(x);
-	    break;
-	case IBV_WR_SEND_WITH_IMM:
-	    ibv_wr_send_imm(x, w->imm_data);
-	    break;
-	case IBV_WR_SEND_WITH_INV:
-	    ibv_wr_send_inv(x, w->invalidate_rkey);
-	    break;
-	case IBV_WR_RDMA_WRITE:
-	    ibv_wr_rdma_write(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr);
-	    break;
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
-	    ibv_wr_rdma_write_imm(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr,
-		    w->imm_data);
-	    break;
-	case IBV_WR_RDMA_READ:
-	    ibv_wr_rdma_read(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr);
-	    break;
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-	    ibv_wr_atomic_cmp_swp(x, w->wr.atomic.rkey,
-		    w->wr.atomic.remote_addr, w->wr.atomic.compare_add,
-		    w->wr.atomic.swap);
-	    break;
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-	    ibv_wr_atomic_fetch_add(x, w->wr.atomic.rkey,
-		    w->wr.atomic.remote_addr, w->wr.atomic.compare_add);
-	    break;
-	case IBV_WR_LOCAL_INV:
-	    ibv_wr_local_inv(x, w->invalidate_rkey);
-	    hasData = 0;
-	    break;
-	case IBV_WR_BIND_MW:
-	    ibv_wr_bind_mw(x, w->bind_mw.mw, w->bind_mw.rkey,
-		    &w->bind_mw.bind_info);
-	    hasData = 0;
-	    break;
-	case IBV_WR_ATOMIC_WRITE:
-	    /* The 8 bytes the sg_list holds (checked above); the provider
-	     * copies them now. */
-	    ibv_wr_atomic_write(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr,
-		    (const void *) (uintptr_t) w->sg_list[0].addr);
-	    hasData = 0;
-	    break;
-	default:
-#ifdef HAVE_IBV_WR_FLUSH
-	    if ((int) w->opcode == VERBS_WR_FLUSH) {
-		ibv_wr_flush(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr,
-			(size_t) binds[i].flushLength, binds[i].flushType,
-			binds[i].flushLevel);
-		hasData = 0;
-	    }
-#endif
-	    break;		/* Refused above: not among verbsSendOps. */
-	}
-	if (q->qpType == IBV_QPT_UD) {
-	    ibv_wr_set_ud_addr(x, w->wr.ud.ah, w->wr.ud.remote_qpn,
-		    w->wr.ud.remote_qkey);
-	}
-	if (q->qpType == IBV_QPT_XRC_SEND && hasData) {
-	    ibv_wr_set_xrc_srqn(x, w->qp_type.xrc.remote_srqn);
-	}
-	if (!hasData) {
-	    continue;
-	}
-	if (w->send_flags & IBV_SEND_INLINE) {
-	    /*
-	     * Gathered into one buffer for ibv_wr_set_inline_data: rxe's
-	     * ibv_wr_set_inline_data_list (rdma-core 44) sends no bytes.
-	     * The provider copies the data at once.
-	     */
-
-	    size_t total = 0;
-	    char *data;
-
-	    for (j = 0; j < w->num_sge; j++) {
-		total += w->sg_list[j].length;
-	    }
-	    data = ckalloc(total ? total : 1);
-	    for (total = 0, j = 0; j < w->num_sge; j++) {
-		memcpy(data + total, (void *) (uintptr_t) w->sg_list[j].addr,
-			w->sg_list[j].length);
-		total += w->sg_list[j].length;
-	    }
-	    ibv_wr_set_inline_data(x, data, total);
-	    ckfree(data);
-	} else {
-	    ibv_wr_set_sge_list(x, (size_t) w->num_sge, w->sg_list);
-	}
+	WrBuild(q, &wrs[i], &binds[i]);
     }
     err = ibv_wr_complete(x);
     if (err) {
