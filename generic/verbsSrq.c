@@ -120,6 +120,104 @@ OnlyFor(
     return TCL_ERROR;
 }
 
+typedef struct {
+    VerbsCreateHead head;
+    VerbsObj *cq;
+    uint32_t max_sge, max_wr, srq_limit;
+    Tcl_Obj *tm_cap;
+    uint64_t type;
+    VerbsObj *xrcd;
+} SrqArgs;
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * SrqKind --
+ *
+ *	What each kind of SRQ takes, into the init attributes: an xrc or
+ *	tm SRQ its -cq (a tm one an extended CQ), an xrc one its -xrcd, a
+ *	tm one its -tm_cap; each option is refused by the kinds it is not
+ *	for.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Fills init.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+SrqKind(
+    Tcl_Interp *interp,
+    const SrqArgs *args,
+    VerbsPd *p,
+    struct ibv_srq_init_attr_ex *init)
+{
+    VerbsCq *cq = (VerbsCq *) args->cq;
+
+    if (args->type != IBV_SRQT_XRC && args->xrcd) {
+	return OnlyFor(interp, "-xrcd", NULL, args->xrcd, "xrc srqs");
+    }
+    if (args->type != IBV_SRQT_TM && args->tm_cap) {
+	return OnlyFor(interp, "-tm_cap", args->tm_cap, NULL, "tm srqs");
+    }
+    if (args->type == IBV_SRQT_BASIC && cq) {
+	return OnlyFor(interp, "-cq", NULL, &cq->obj, "xrc and tm srqs");
+    }
+    if (args->type == IBV_SRQT_BASIC) {
+	return TCL_OK;
+    }
+    if (cq == NULL) {
+	return VerbsArgError(interp, "-cq", NULL, "missing -cq: %s "
+		"srq completes its receives on a cq",
+		args->type == IBV_SRQT_XRC ? "an xrc" : "a tm");
+    }
+    if (VerbsCheckOwner(interp, "-cq", &cq->obj, p->obj.parent,
+	    "device context than the pd") != TCL_OK) {
+	return TCL_ERROR;
+    }
+    init->cq = cq->cq;
+    init->comp_mask |= IBV_SRQ_INIT_ATTR_CQ;
+    if (args->type == IBV_SRQT_XRC) {
+	if (args->xrcd == NULL) {
+	    return VerbsArgError(interp, "-xrcd", NULL, "missing -xrcd: an "
+		    "xrc srq lives in an xrc domain");
+	}
+	if (VerbsCheckOwner(interp, "-xrcd", args->xrcd, p->obj.parent,
+		"device context than the pd") != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	init->xrcd = ((VerbsXrcd *) args->xrcd)->xrcd;
+	init->comp_mask |= IBV_SRQ_INIT_ATTR_XRCD;
+    }
+    if (args->type == IBV_SRQT_TM) {
+	if (args->tm_cap == NULL || VerbsDictToStruct(interp,
+		&verbsTmCapStruct, "-tm_cap", args->tm_cap, &init->tm_cap,
+		NULL) != TCL_OK) {
+	    return args->tm_cap ? TCL_ERROR : VerbsArgError(interp,
+		    "-tm_cap", NULL, "missing -tm_cap: a tm srq needs "
+		    "max_num_tags");
+	}
+	if (init->tm_cap.max_num_tags == 0) {
+	    return VerbsArgError(interp, "-tm_cap", args->tm_cap, "-tm_cap "
+		    "max_num_tags must be at least 1");
+	}
+	if (cq->cqx == NULL) {
+	    Tcl_Obj *name = VerbsObjName(&cq->obj);
+
+	    VerbsArgError(interp, "-cq", name, "-cq \"%s\" is not an "
+		    "extended cq: a tm srq needs one made with -wc_flags",
+		    Tcl_GetString(name));
+	    Tcl_DecrRefCount(name);
+	    return TCL_ERROR;
+	}
+	init->comp_mask |= IBV_SRQ_INIT_ATTR_TM;
+    }
+    return TCL_OK;
+}
+
 /*
  *----------------------------------------------------------------------
  *
@@ -150,14 +248,6 @@ SrqCreateCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    typedef struct {
-	VerbsCreateHead head;
-	VerbsObj *cq;
-	uint32_t max_sge, max_wr, srq_limit;
-	Tcl_Obj *tm_cap;
-	uint64_t type;
-	VerbsObj *xrcd;
-    } SrqArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION_COMMAND,
 	VERBS_OPTION(SrqArgs, cq, VF_OBJ, &verbsCqClass, "cq"),
@@ -175,7 +265,6 @@ SrqCreateCmd(
     VerbsCq *cq;
     VerbsPd *p;
     VerbsSrq *s;
-    const char *call = "ibv_create_srq";
 
     if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
 	    &verbsPdClass) != TCL_OK) {
@@ -183,12 +272,6 @@ SrqCreateCmd(
     }
     p = (VerbsPd *) args.head.parent;
     cq = (VerbsCq *) args.cq;
-
-    /*
-     * The SRQ's context pointer is its object, so that an async event
-     * (srq_limit_reached) names it.
-     */
-
     memset(&init, 0, sizeof(init));
     init.attr.max_wr = args.max_wr;
     init.attr.max_sge = args.max_sge;
@@ -196,63 +279,14 @@ SrqCreateCmd(
     init.srq_type = (enum ibv_srq_type) args.type;
     init.pd = p->pd;
     init.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD;
-    if (args.type != IBV_SRQT_XRC && args.xrcd) {
-	return OnlyFor(interp, "-xrcd", NULL, args.xrcd, "xrc srqs");
+    if (SrqKind(interp, &args, p, &init) != TCL_OK) {
+	return TCL_ERROR;
     }
-    if (args.type != IBV_SRQT_TM && args.tm_cap) {
-	return OnlyFor(interp, "-tm_cap", args.tm_cap, NULL, "tm srqs");
-    }
-    if (args.type == IBV_SRQT_BASIC && cq) {
-	return OnlyFor(interp, "-cq", NULL, &cq->obj, "xrc and tm srqs");
-    }
-    if (args.type != IBV_SRQT_BASIC) {
-	call = "ibv_create_srq_ex";
-	if (cq == NULL) {
-	    return VerbsArgError(interp, "-cq", NULL, "missing -cq: %s "
-		    "srq completes its receives on a cq",
-		    args.type == IBV_SRQT_XRC ? "an xrc" : "a tm");
-	}
-	if (VerbsCheckOwner(interp, "-cq", &cq->obj, p->obj.parent,
-		"device context than the pd") != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	init.cq = cq->cq;
-	init.comp_mask |= IBV_SRQ_INIT_ATTR_CQ;
-    }
-    if (args.type == IBV_SRQT_XRC) {
-	if (args.xrcd == NULL) {
-	    return VerbsArgError(interp, "-xrcd", NULL, "missing -xrcd: an "
-		    "xrc srq lives in an xrc domain");
-	}
-	if (VerbsCheckOwner(interp, "-xrcd", args.xrcd, p->obj.parent,
-		"device context than the pd") != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	init.xrcd = ((VerbsXrcd *) args.xrcd)->xrcd;
-	init.comp_mask |= IBV_SRQ_INIT_ATTR_XRCD;
-    }
-    if (args.type == IBV_SRQT_TM) {
-	if (args.tm_cap == NULL || VerbsDictToStruct(interp,
-		&verbsTmCapStruct, "-tm_cap", args.tm_cap, &init.tm_cap, NULL)
-		!= TCL_OK) {
-	    return args.tm_cap ? TCL_ERROR : VerbsArgError(interp, "-tm_cap",
-		    NULL, "missing -tm_cap: a tm srq needs max_num_tags");
-	}
-	if (init.tm_cap.max_num_tags == 0) {
-	    return VerbsArgError(interp, "-tm_cap", args.tm_cap, "-tm_cap "
-		    "max_num_tags must be at least 1");
-	}
-	if (cq->cqx == NULL) {
-	    Tcl_Obj *name = VerbsObjName(&cq->obj);
 
-	    VerbsArgError(interp, "-cq", name, "-cq \"%s\" is not an "
-		    "extended cq: a tm srq needs one made with -wc_flags",
-		    Tcl_GetString(name));
-	    Tcl_DecrRefCount(name);
-	    return TCL_ERROR;
-	}
-	init.comp_mask |= IBV_SRQ_INIT_ATTR_TM;
-    }
+    /*
+     * The SRQ's context pointer is its object, so that an async event
+     * (srq_limit_reached) names it.
+     */
 
     s = (VerbsSrq *) VerbsObjNew(&verbsSrqClass);
     init.srq_context = s;
@@ -264,7 +298,9 @@ SrqCreateCmd(
     }
     if (s->srq == NULL) {
 	ckfree(s);
-	return VerbsSysError(interp, call, &p->obj, NULL, errno);
+	return VerbsSysError(interp, args.type == IBV_SRQT_BASIC
+		? "ibv_create_srq" : "ibv_create_srq_ex", &p->obj, NULL,
+		errno);
     }
     if (VerbsObjRegister(interp, &s->obj, &p->obj, args.head.command)
 	    != TCL_OK) {
