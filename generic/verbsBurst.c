@@ -437,29 +437,6 @@ GetQps(
 }
 
 /*
- *----------------------------------------------------------------------
- *
- * SendBurst --
- *
- *	The burst of the QP ONE, or over the QPs of the list qpsObj, with
- *	the options objv[2..objc).  Every QP
- *	sends -count messages of the same -sge; the posts go round the
- *	QPs, and each CQ they use is polled once per round.
- *
- * Results:
- *	A dict: count size bytes seconds msg_rate mib_per_sec posts polls
- *	qps, plus received and recv_bytes with -peer; count, bytes and the
- *	rates are over all the QPs.  A failed completion is an error
- *	{VERBS WC status wr_id vendor_err}; no progress for -timeout ms
- *	(default 5000, -1 for none) is {VERBS TIMEOUT n}.
- *
- * Side effects:
- *	Moves the data.
- *
- *----------------------------------------------------------------------
- */
-
-/*
  * The options of a burst.  -count, -depth, -signal and -batch are limited
  * by the QPs, so they are read after the parse (BurstLimits).
  */
@@ -839,6 +816,29 @@ BurstResult(
 #undef PUT
     return d;
 }
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * SendBurst --
+ *
+ *	The burst of the QP ONE, or over the QPs of the list qpsObj, with
+ *	the options objv[2..objc).  Every QP
+ *	sends -count messages of the same -sge; the posts go round the
+ *	QPs, and each CQ they use is polled once per round.
+ *
+ * Results:
+ *	A dict: count size bytes seconds msg_rate mib_per_sec posts polls
+ *	qps, plus received and recv_bytes with -peer; count, bytes and the
+ *	rates are over all the QPs.  A failed completion is an error
+ *	{VERBS WC status wr_id vendor_err}; no progress for -timeout ms
+ *	(default 5000, -1 for none) is {VERBS TIMEOUT n}.
+ *
+ * Side effects:
+ *	Moves the data.
+ *
+ *----------------------------------------------------------------------
+ */
 
 static int
 SendBurst(

@@ -2395,30 +2395,6 @@ CmGetAddrInfoCmd(
     return TCL_OK;
 }
 
-/*
- *----------------------------------------------------------------------
- *
- * CmCreateEpCmd --
- *
- *	verbs::cm create_ep ADDRINFO ?-pd PD -send_cq CQ ?-recv_cq CQ?
- *	    ?-srq SRQ? ?-cap DICT? ?-sq_sig_all BOOL?? ?-command NAME?
- *	rdma_create_ep from an addrinfo dict (of [verbs::cm getaddrinfo]):
- *	a synchronous id, whose route is resolved (or, with the passive
- *	flag, bound to the source address, for listen and get_request).
- *	With -pd it has its QP on that PD (created now on an active
- *	endpoint, for each request on a passive one), of the addrinfo's
- *	qp_type.
- *
- * Results:
- *	The id object's name (a root object: it has no channel).
- *
- * Side effects:
- *	Creates the id and maybe a qp object; a passive endpoint keeps
- *	references on the PD, CQs and SRQ of its QP options.
- *
- *----------------------------------------------------------------------
- */
-
 typedef struct {
     VerbsCreateHead head;
     struct ibv_qp_cap cap;
@@ -2561,6 +2537,30 @@ EpQp(
     }
     return TCL_OK;
 }
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmCreateEpCmd --
+ *
+ *	verbs::cm create_ep ADDRINFO ?-pd PD -send_cq CQ ?-recv_cq CQ?
+ *	    ?-srq SRQ? ?-cap DICT? ?-sq_sig_all BOOL?? ?-command NAME?
+ *	rdma_create_ep from an addrinfo dict (of [verbs::cm getaddrinfo]):
+ *	a synchronous id, whose route is resolved (or, with the passive
+ *	flag, bound to the source address, for listen and get_request).
+ *	With -pd it has its QP on that PD (created now on an active
+ *	endpoint, for each request on a passive one), of the addrinfo's
+ *	qp_type.
+ *
+ * Results:
+ *	The id object's name (a root object: it has no channel).
+ *
+ * Side effects:
+ *	Creates the id and maybe a qp object; a passive endpoint keeps
+ *	references on the PD, CQs and SRQ of its QP options.
+ *
+ *----------------------------------------------------------------------
+ */
 
 static int
 CmCreateEpCmd(

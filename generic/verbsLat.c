@@ -406,27 +406,6 @@ CompareDouble(
 }
 
 /*
- *----------------------------------------------------------------------
- *
- * VerbsQpLatency --
- *
- *	$qp latency -iters N -sge {MR OFF LEN} ?-opcode send|rdma_write?
- *		?-peer QP -peer_sge {MR OFF LEN}? ?-remote_addr A -rkey K?
- *		?-server BOOL? ?-inline BOOL? ?-timeout MS?
- *
- * Results:
- *	A dict: iters size typical average minimum maximum p99 p99.9, the
- *	times in microseconds (half round trips).  A failed completion is
- *	an error {VERBS WC ...}; no reply for -timeout ms (default 5000,
- *	-1 for none) is {VERBS TIMEOUT n}.
- *
- * Side effects:
- *	Moves the data; the buffers' last bytes carry sequence numbers.
- *
- *----------------------------------------------------------------------
- */
-
-/*
  * The options of [$qp latency].
  */
 
@@ -690,6 +669,27 @@ LatResult(
 #undef PUT
     return d;
 }
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsQpLatency --
+ *
+ *	$qp latency -iters N -sge {MR OFF LEN} ?-opcode send|rdma_write?
+ *		?-peer QP -peer_sge {MR OFF LEN}? ?-remote_addr A -rkey K?
+ *		?-server BOOL? ?-inline BOOL? ?-timeout MS?
+ *
+ * Results:
+ *	A dict: iters size typical average minimum maximum p99 p99.9, the
+ *	times in microseconds (half round trips).  A failed completion is
+ *	an error {VERBS WC ...}; no reply for -timeout ms (default 5000,
+ *	-1 for none) is {VERBS TIMEOUT n}.
+ *
+ * Side effects:
+ *	Moves the data; the buffers' last bytes carry sequence numbers.
+ *
+ *----------------------------------------------------------------------
+ */
 
 int
 VerbsQpLatency(
