@@ -705,13 +705,154 @@ QueryGidTable(
 /*
  *----------------------------------------------------------------------
  *
- * ContextQuery --
+ * QueryDevice, QueryDeviceEx, QueryRtValues, QueryPort, QueryGid,
+ * QueryGidEntry, QueryPkey --
  *
- *	$ctx query device | port PORT | gid PORT INDEX | gid_entry PORT
- *	INDEX | pkey PORT INDEX
+ *	The queries of $ctx query, one each (QueryGidTable is above): the
+ *	port and index are already parsed (objv[3] is the port's word).
  *
  * Results:
- *	A complete dict (device, port, gid_entry), a GID, or a P_Key.
+ *	A standard Tcl result: a complete dict (device, device_ex, port,
+ *	gid_entry), rt_values' raw_clock, a GID, or a P_Key.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+typedef int (QueryProc)(Tcl_Interp *interp, VerbsObj *objPtr,
+	Tcl_Obj *const objv[], uint64_t port, uint64_t idx);
+
+#define QUERY_ARGS \
+    Tcl_Interp *interp, VerbsObj *objPtr, \
+    Tcl_Obj *const objv[] VERBS_UNUSED, uint64_t port VERBS_UNUSED, \
+    uint64_t idx VERBS_UNUSED
+#define CTX(o) (((VerbsContext *) (o))->ctx)
+
+static int
+QueryDevice(QUERY_ARGS)
+{
+    struct ibv_device_attr attr;
+    int err = ibv_query_device(CTX(objPtr), &attr);
+
+    if (err != 0) {
+	return VerbsSysError(interp, "ibv_query_device", objPtr, NULL, err);
+    }
+    Tcl_SetObjResult(interp, VerbsStructToDict(&verbsDeviceAttrStruct,
+	    &attr));
+    return TCL_OK;
+}
+
+static int
+QueryDeviceEx(QUERY_ARGS)
+{
+    struct ibv_device_attr_ex attr;
+    int err;
+
+    memset(&attr, 0, sizeof(attr));
+    if ((err = ibv_query_device_ex(CTX(objPtr), NULL, &attr)) != 0) {
+	return VerbsSysError(interp, "ibv_query_device_ex", objPtr, NULL,
+		err);
+    }
+    Tcl_SetObjResult(interp, VerbsStructToDict(&verbsDeviceAttrExStruct,
+	    &attr));
+    return TCL_OK;
+}
+
+static int
+QueryGidTableRow(QUERY_ARGS)
+{
+    return QueryGidTable(interp, objPtr);
+}
+
+static int
+QueryRtValues(QUERY_ARGS)
+{
+    struct ibv_values_ex values;
+    int err;
+
+    memset(&values, 0, sizeof(values));
+    values.comp_mask = IBV_VALUES_MASK_RAW_CLOCK;
+    if ((err = ibv_query_rt_values_ex(CTX(objPtr), &values)) != 0) {
+	return VerbsSysError(interp, "ibv_query_rt_values_ex", objPtr, NULL,
+		err);
+    }
+    Tcl_SetObjResult(interp, Tcl_ObjPrintf("raw_clock %lld",
+	    (long long) values.raw_clock.tv_sec * 1000000000LL
+	    + values.raw_clock.tv_nsec));
+    return TCL_OK;
+}
+
+static int
+QueryPort(QUERY_ARGS)
+{
+    struct ibv_port_attr attr;
+    int err = ibv_query_port(CTX(objPtr), (uint8_t) port, &attr);
+
+    if (err != 0) {
+	return VerbsSysError(interp, "ibv_query_port", objPtr,
+		Tcl_GetString(objv[3]), err);
+    }
+    Tcl_SetObjResult(interp, VerbsStructToDict(&verbsPortAttrStruct, &attr));
+    return TCL_OK;
+}
+
+static int
+QueryGid(QUERY_ARGS)
+{
+    union ibv_gid gid;
+
+    if (ibv_query_gid(CTX(objPtr), (uint8_t) port, (int) idx, &gid) != 0) {
+	return VerbsSysError(interp, "ibv_query_gid", objPtr, NULL,
+		errno ? errno : EINVAL);
+    }
+    Tcl_SetObjResult(interp, VerbsGidObj(&gid));
+    return TCL_OK;
+}
+
+static int
+QueryGidEntry(QUERY_ARGS)
+{
+    struct ibv_gid_entry entry;
+    int err = ibv_query_gid_ex(CTX(objPtr), (uint32_t) port, (uint32_t) idx,
+	    &entry, 0);
+
+    if (err != 0) {
+	return VerbsSysError(interp, "ibv_query_gid_ex", objPtr, NULL, err);
+    }
+    Tcl_SetObjResult(interp, VerbsStructToDict(&verbsGidEntryStruct,
+	    &entry));
+    return TCL_OK;
+}
+
+static int
+QueryPkey(QUERY_ARGS)
+{
+    uint16_t pkey;
+
+    if (ibv_query_pkey(CTX(objPtr), (uint8_t) port, (int) idx, &pkey) != 0) {
+	return VerbsSysError(interp, "ibv_query_pkey", objPtr, NULL,
+		errno ? errno : EINVAL);
+    }
+    Tcl_SetObjResult(interp, Tcl_ObjPrintf("0x%04x", ntohs(pkey)));
+    return TCL_OK;
+}
+
+#undef QUERY_ARGS
+#undef CTX
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ContextQuery --
+ *
+ *	$ctx query device | device_ex | gid PORT INDEX | gid_entry PORT
+ *	INDEX | gid_table | pkey PORT INDEX | port PORT | rt_values: one
+ *	row each, with its arguments (a PORT, then an INDEX).
+ *
+ * Results:
+ *	The query's.
  *
  * Side effects:
  *	None.
@@ -726,125 +867,44 @@ ContextQuery(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const what[] = {
-	"device", "device_ex", "gid", "gid_entry", "gid_table", "pkey", "port",
-	"rt_values", NULL
+    static const struct QueryRow {
+	const char *name;
+	int nargs;		/* 0, 1 (PORT) or 2 (PORT INDEX). */
+	QueryProc *proc;
+    } queries[] = {
+	{"device", 0, QueryDevice}, {"device_ex", 0, QueryDeviceEx},
+	{"gid", 2, QueryGid}, {"gid_entry", 2, QueryGidEntry},
+	{"gid_table", 0, QueryGidTableRow}, {"pkey", 2, QueryPkey},
+	{"port", 1, QueryPort}, {"rt_values", 0, QueryRtValues},
+	{NULL, 0, NULL}
     };
-    static const int nargs[] = {0, 0, 2, 2, 0, 2, 1, 0};
-    enum {
-	Q_DEVICE, Q_DEVICE_EX, Q_GID, Q_GID_ENTRY, Q_GID_TABLE, Q_PKEY,
-	Q_PORT, Q_RT_VALUES
-    };
-    static const char *const usage[] = {
-	"device", "device_ex", "gid PORT INDEX", "gid_entry PORT INDEX",
-	"gid_table", "pkey PORT INDEX", "port PORT", "rt_values"
-    };
-    struct ibv_context *ctx = ((VerbsContext *) objPtr)->ctx;
-    int index, err;
+    static const char *const argNames[] = {"", " PORT", " PORT INDEX"};
+    const struct QueryRow *q;
+    int index;
     uint64_t port = 0, idx = 0;
 
-    if (Tcl_GetIndexFromObj(interp, objv[2], what, "query", 0, &index)
+    if (Tcl_GetIndexFromObjStruct(interp, objv[2], queries,
+	    sizeof(queries[0]), "query", 0, &index) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    q = &queries[index];
+    if (objc - 3 != q->nargs) {
+	Tcl_Obj *usage = Tcl_ObjPrintf("%s%s", q->name, argNames[q->nargs]);
+
+	Tcl_IncrRefCount(usage);
+	Tcl_WrongNumArgs(interp, 2, objv, Tcl_GetString(usage));
+	Tcl_DecrRefCount(usage);
+	return TCL_ERROR;
+    }
+    if (q->nargs >= 1 && VerbsGetUInt(interp, "port", objv[3], 255, &port)
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (objc - 3 != nargs[index]) {
-	Tcl_WrongNumArgs(interp, 2, objv, usage[index]);
+    if (q->nargs == 2 && VerbsGetUInt(interp, "index", objv[4], INT32_MAX,
+	    &idx) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (nargs[index] >= 1 && VerbsGetUInt(interp, "port", objv[3], 255,
-	    &port) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (nargs[index] == 2 && VerbsGetUInt(interp, "index", objv[4],
-	    INT32_MAX, &idx) != TCL_OK) {
-	return TCL_ERROR;
-    }
-
-    switch (index) {
-    case Q_DEVICE: {
-	struct ibv_device_attr attr;
-
-	if ((err = ibv_query_device(ctx, &attr)) != 0) {
-	    return VerbsSysError(interp, "ibv_query_device", objPtr, NULL,
-		    err);
-	}
-	Tcl_SetObjResult(interp, VerbsStructToDict(&verbsDeviceAttrStruct,
-		&attr));
-	break;
-    }
-    case Q_DEVICE_EX: {
-	struct ibv_device_attr_ex attr;
-
-	memset(&attr, 0, sizeof(attr));
-	if ((err = ibv_query_device_ex(ctx, NULL, &attr)) != 0) {
-	    return VerbsSysError(interp, "ibv_query_device_ex", objPtr, NULL,
-		    err);
-	}
-	Tcl_SetObjResult(interp, VerbsStructToDict(&verbsDeviceAttrExStruct,
-		&attr));
-	break;
-    }
-    case Q_GID_TABLE:
-	return QueryGidTable(interp, objPtr);
-    case Q_RT_VALUES: {
-	struct ibv_values_ex values;
-
-	memset(&values, 0, sizeof(values));
-	values.comp_mask = IBV_VALUES_MASK_RAW_CLOCK;
-	if ((err = ibv_query_rt_values_ex(ctx, &values)) != 0) {
-	    return VerbsSysError(interp, "ibv_query_rt_values_ex", objPtr,
-		    NULL, err);
-	}
-	Tcl_SetObjResult(interp, Tcl_ObjPrintf("raw_clock %lld",
-		(long long) values.raw_clock.tv_sec * 1000000000LL
-		+ values.raw_clock.tv_nsec));
-	break;
-    }
-    case Q_PORT: {
-	struct ibv_port_attr attr;
-
-	if ((err = ibv_query_port(ctx, (uint8_t) port, &attr)) != 0) {
-	    return VerbsSysError(interp, "ibv_query_port", objPtr,
-		    Tcl_GetString(objv[3]), err);
-	}
-	Tcl_SetObjResult(interp, VerbsStructToDict(&verbsPortAttrStruct,
-		&attr));
-	break;
-    }
-    case Q_GID: {
-	union ibv_gid gid;
-
-	if (ibv_query_gid(ctx, (uint8_t) port, (int) idx, &gid) != 0) {
-	    return VerbsSysError(interp, "ibv_query_gid", objPtr, NULL,
-		    errno ? errno : EINVAL);
-	}
-	Tcl_SetObjResult(interp, VerbsGidObj(&gid));
-	break;
-    }
-    case Q_GID_ENTRY: {
-	struct ibv_gid_entry entry;
-
-	if ((err = ibv_query_gid_ex(ctx, (uint32_t) port, (uint32_t) idx,
-		&entry, 0)) != 0) {
-	    return VerbsSysError(interp, "ibv_query_gid_ex", objPtr, NULL,
-		    err);
-	}
-	Tcl_SetObjResult(interp, VerbsStructToDict(&verbsGidEntryStruct,
-		&entry));
-	break;
-    }
-    case Q_PKEY: {
-	uint16_t pkey;
-
-	if (ibv_query_pkey(ctx, (uint8_t) port, (int) idx, &pkey) != 0) {
-	    return VerbsSysError(interp, "ibv_query_pkey", objPtr, NULL,
-		    errno ? errno : EINVAL);
-	}
-	Tcl_SetObjResult(interp, Tcl_ObjPrintf("0x%04x", ntohs(pkey)));
-	break;
-    }
-    }
-    return TCL_OK;
+    return q->proc(interp, objPtr, objv, port, idx);
 }
 
 /*
