@@ -1349,6 +1349,138 @@ GetAt(
 /*
  *----------------------------------------------------------------------
  *
+ * RqtRefs, FteRefs, AsoRefs --
+ *
+ *	The references that lists hold, for Mlx5PrmRefs: an RQT's
+ *	rqt_actual_size entries of rq_num, each an RQ (RqtRefs); a flow
+ *	entry's destination_list_size destinations (by destination_type),
+ *	then flow_counter_list_size counters, 8-byte entries unless
+ *	extended_destination (FteRefs), and the ASO objects it executes
+ *	(execute_aso, when valid: AsoRefs).  t is the command's type index,
+ *	prefix the path of the context that holds the list.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Appends {path kind value} triples to listObj.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+RqtRefs(
+    Tcl_Obj *listObj,
+    const char *type,
+    int t,
+    const char *prefix,
+    const unsigned char *in,
+    Tcl_Size len)
+{
+    const Mlx5PrmField *f;
+    size_t off, k;
+    uint64_t n;
+
+    if (GetAt(type, prefix, "rqt_actual_size", in, len, &n) != 0
+	    || (f = ResolvePath(t, prefix, &off)) == NULL || f->type < 0) {
+	return;
+    }
+    f = FindField(f->type, "rq_num", -1);
+    off += f->offset;
+    for (k = 0; k < n && off + (k + 1) * f->width <= (size_t) len * 8;
+	    k++) {
+	AddRef(listObj, Tcl_ObjPrintf("%s.rq_num.%d.rq_num", prefix,
+		(int) k), "rq", GetBits(in, off + k * f->width + 8, 24));
+    }
+}
+
+static void
+AsoRefs(
+    Tcl_Obj *listObj,
+    int t,
+    const char *prefix,
+    const unsigned char *in,
+    Tcl_Size len)
+{
+    const Mlx5PrmField *a, *v, *id;
+    size_t aoff;
+    int n;
+
+    if ((a = ResolvePath(t, prefix, &aoff)) == NULL || a->type < 0
+	    || (a = FindField(a->type, "execute_aso", -1)) == NULL
+	    || a->type < 0) {
+	return;
+    }
+    v = FindField(a->type, "valid", -1);
+    id = FindField(a->type, "aso_object_id", -1);
+    aoff += a->offset;
+    for (n = 0; v && id && n < a->count; n++) {
+	size_t e = aoff + (size_t) n * a->width;
+
+	if (e + a->width <= (size_t) len * 8
+		&& GetBits(in, e + v->offset, 1)) {
+	    AddRef(listObj, Tcl_ObjPrintf("%s.execute_aso.%d.aso_object_id",
+		    prefix, n), "obj", GetBits(in, e + id->offset, id->width));
+	}
+    }
+}
+
+static void
+FteRefs(
+    Tcl_Obj *listObj,
+    const char *type,
+    int t,
+    const char *prefix,
+    const unsigned char *in,
+    Tcl_Size len)
+{
+    const Mlx5PrmField *f;
+    size_t off, k, stride;
+    uint64_t nDest, nCount, ext;
+
+    if (GetAt(type, prefix, "destination_list_size", in, len, &nDest)
+	    || GetAt(type, prefix, "flow_counter_list_size", in, len,
+	    &nCount)
+	    || GetAt(type, prefix, "extended_destination", in, len, &ext)
+	    || (f = ResolvePath(t, prefix, &off)) == NULL || f->type < 0
+	    || (f = FindField(f->type, "destination", -1)) == NULL) {
+	return;
+    }
+    off += f->offset;
+    stride = ext ? f->width : 64;
+    AsoRefs(listObj, t, prefix, in, len);
+    for (k = 0; k < nDest + nCount
+	    && off + (k + 1) * stride <= (size_t) len * 8; k++) {
+	size_t e = off + k * stride;
+
+	if (k < nDest) {
+	    unsigned dtype = (unsigned) GetBits(in, e, 8);
+	    const char *kind = dtype == 1 ? "flow_table"
+		    : dtype == 2 ? "tir" : dtype == 6 ? "obj" : NULL;
+
+	    if (kind) {
+		AddRef(listObj, Tcl_ObjPrintf("%s.destination.%d."
+			"extended_dest_format.destination_entry."
+			"destination_id", prefix, (int) k), kind,
+			GetBits(in, e + 8, 24));
+	    }
+	    if (ext) {
+		AddRef(listObj, Tcl_ObjPrintf("%s.destination.%d."
+			"extended_dest_format.packet_reformat_id",
+			prefix, (int) k), "packet_reformat",
+			GetBits(in, e + 64, 32));
+	    }
+	} else {
+	    AddRef(listObj, Tcl_ObjPrintf("%s.destination.%d."
+		    "flow_counter_list.flow_counter_id", prefix, (int) k),
+		    "counter", GetBits(in, e, 32));
+	}
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * Mlx5PrmRefs --
  *
  *	The references a command input holds (see the reference table
@@ -1410,106 +1542,9 @@ Mlx5PrmRefs(
 		    rows[j].kind, v);
 	}
 	if (refTable[i].special == SPECIAL_RQT) {
-	    /*
-	     * rqt_actual_size entries of rq_num, each an RQ.
-	     */
-
-	    const Mlx5PrmField *f;
-	    size_t off, k;
-	    uint64_t n;
-
-	    if (GetAt(type, prefix, "rqt_actual_size", in, len, &n) != 0
-		    || (f = ResolvePath(t, prefix, &off)) == NULL
-		    || f->type < 0) {
-		continue;
-	    }
-	    f = FindField(f->type, "rq_num", -1);
-	    off += f->offset;
-	    for (k = 0; k < n && off + (k + 1) * f->width <= (size_t) len * 8;
-		    k++) {
-		AddRef(listObj, Tcl_ObjPrintf("%s.rq_num.%d.rq_num", prefix,
-			(int) k), "rq", GetBits(in, off + k * f->width + 8, 24));
-	    }
+	    RqtRefs(listObj, type, t, prefix, in, len);
 	} else if (refTable[i].special == SPECIAL_FTE) {
-	    /*
-	     * destination_list_size destinations (by destination_type),
-	     * then flow_counter_list_size counters; 8-byte entries unless
-	     * extended_destination.
-	     */
-
-	    const Mlx5PrmField *f;
-	    size_t off, k, stride;
-	    uint64_t nDest, nCount, ext;
-
-	    if (GetAt(type, prefix, "destination_list_size", in, len, &nDest)
-		    || GetAt(type, prefix, "flow_counter_list_size", in, len,
-		    &nCount)
-		    || GetAt(type, prefix, "extended_destination", in, len,
-		    &ext)
-		    || (f = ResolvePath(t, prefix, &off)) == NULL
-		    || f->type < 0
-		    || (f = FindField(f->type, "destination", -1)) == NULL) {
-		continue;
-	    }
-	    off += f->offset;
-	    stride = ext ? f->width : 64;
-
-	    /*
-	     * The ASO objects the entry executes (execute_aso, when valid).
-	     */
-
-	    {
-		const Mlx5PrmField *a;
-		size_t aoff;
-		int n;
-
-		if ((a = ResolvePath(t, prefix, &aoff)) != NULL && a->type >= 0
-			&& (a = FindField(a->type, "execute_aso", -1)) != NULL
-			&& a->type >= 0) {
-		    const Mlx5PrmField *v = FindField(a->type, "valid", -1);
-		    const Mlx5PrmField *id = FindField(a->type,
-			    "aso_object_id", -1);
-
-		    aoff += a->offset;
-		    for (n = 0; v && id && n < a->count; n++) {
-			size_t e = aoff + (size_t) n * a->width;
-
-			if (e + a->width <= (size_t) len * 8
-				&& GetBits(in, e + v->offset, 1)) {
-			    AddRef(listObj, Tcl_ObjPrintf("%s.execute_aso.%d."
-				    "aso_object_id", prefix, n), "obj",
-				    GetBits(in, e + id->offset, id->width));
-			}
-		    }
-		}
-	    }
-	    for (k = 0; k < nDest + nCount
-		    && off + (k + 1) * stride <= (size_t) len * 8; k++) {
-		size_t e = off + k * stride;
-
-		if (k < nDest) {
-		    unsigned dtype = (unsigned) GetBits(in, e, 8);
-		    const char *kind = dtype == 1 ? "flow_table"
-			    : dtype == 2 ? "tir" : dtype == 6 ? "obj" : NULL;
-
-		    if (kind) {
-			AddRef(listObj, Tcl_ObjPrintf("%s.destination.%d."
-				"extended_dest_format.destination_entry."
-				"destination_id", prefix, (int) k), kind,
-				GetBits(in, e + 8, 24));
-		    }
-		    if (ext) {
-			AddRef(listObj, Tcl_ObjPrintf("%s.destination.%d."
-				"extended_dest_format.packet_reformat_id",
-				prefix, (int) k), "packet_reformat",
-				GetBits(in, e + 64, 32));
-		    }
-		} else {
-		    AddRef(listObj, Tcl_ObjPrintf("%s.destination.%d."
-			    "flow_counter_list.flow_counter_id", prefix, (int) k),
-			    "counter", GetBits(in, e, 32));
-		}
-	    }
+	    FteRefs(listObj, type, t, prefix, in, len);
 	}
     }
     *listPtr = listObj;
