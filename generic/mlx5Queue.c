@@ -664,6 +664,99 @@ MatcherCmd(
 /*
  *----------------------------------------------------------------------
  *
+ * FlowAction --
+ *
+ *	One action of mlx5::flow create: {dest_qp QP}, {drop}, {tag N},
+ *	{dest_devx OBJ}, {counters_devx OBJ} or {default_miss}.  An object
+ *	it names must be on the matcher's context c; the flow will hold it.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Fills *act; adds the object to refs.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+FlowAction(
+    Tcl_Interp *interp,
+    VerbsContext *c,
+    Tcl_Obj *actionObj,
+    struct mlx5dv_flow_action_attr *act,
+    Mlx5Refs *refs)
+{
+    static const char *const actionNames[] = {
+	"counters_devx", "default_miss", "dest_devx", "dest_qp", "drop",
+	"tag", NULL
+    };
+    enum {A_COUNTERS, A_MISS, A_DEVX, A_QP, A_DROP, A_TAG};
+    Tcl_Obj **words;
+    Tcl_Size nw;
+    int index;
+    VerbsObj *o = NULL;
+    uint64_t tag;
+
+    if (Tcl_ListObjGetElements(interp, actionObj, &nw, &words) != TCL_OK
+	    || nw < 1 || Tcl_GetIndexFromObj(interp, words[0], actionNames,
+	    "action", 0, &index) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (nw != ((index == A_MISS || index == A_DROP) ? 1 : 2)) {
+	return VerbsArgError(interp, "-actions", actionObj, "bad action "
+		"\"%s\": %s takes %s", Tcl_GetString(actionObj),
+		actionNames[index], (index == A_MISS || index == A_DROP)
+		? "no value" : "one value");
+    }
+    switch (index) {
+    case A_QP:
+	o = VerbsObjGet(interp, words[1], &verbsQpClass);
+	if (o == NULL) {
+	    return TCL_ERROR;
+	}
+	act->type = MLX5DV_FLOW_ACTION_DEST_IBV_QP;
+	act->qp = ((VerbsQp *) o)->qp;
+	break;
+    case A_DEVX:
+    case A_COUNTERS:
+	o = VerbsObjGet(interp, words[1], &verbsDevxClass);
+	if (o == NULL) {
+	    return TCL_ERROR;
+	}
+	act->type = index == A_DEVX ? MLX5DV_FLOW_ACTION_DEST_DEVX
+		: MLX5DV_FLOW_ACTION_COUNTERS_DEVX;
+	act->obj = ((Mlx5Devx *) o)->devx;
+	break;
+    case A_TAG:
+	if (VerbsGetUInt(interp, "tag", words[1], UINT32_MAX, &tag)
+		!= TCL_OK) {
+	    return TCL_ERROR;
+	}
+	act->type = MLX5DV_FLOW_ACTION_TAG;
+	act->tag_value = (uint32_t) tag;
+	break;
+    case A_DROP:
+	act->type = MLX5DV_FLOW_ACTION_DROP;
+	break;
+    default:
+	act->type = MLX5DV_FLOW_ACTION_DEFAULT_MISS;
+	break;
+    }
+    if (o) {
+	if (Mlx5ContextOf(o) != c) {
+	    return VerbsArgError(interp, "-actions", words[1], "%s \"%s\" is "
+		    "on another device context", actionNames[index],
+		    Tcl_GetString(words[1]));
+	}
+	Mlx5RefsAdd(refs, o, "-actions", actionNames[index], 0);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * FlowCreateCmd --
  *
  *	mlx5::flow create MATCHER VALUE ?-actions LIST? ?-command NAME?:
@@ -688,11 +781,6 @@ FlowCreateCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const actionNames[] = {
-	"counters_devx", "default_miss", "dest_devx", "dest_qp", "drop",
-	"tag", NULL
-    };
-    enum {A_COUNTERS, A_MISS, A_DEVX, A_QP, A_DROP, A_TAG};
     typedef struct {
 	VerbsCreateHead head;
 	Tcl_Obj *actions;
@@ -704,7 +792,6 @@ FlowCreateCmd(
     };
     FlowArgs args = {{NULL, NULL}, NULL};
     Mlx5Matcher *m;
-    VerbsContext *c;
     struct mlx5dv_flow_match_parameters *value;
     struct mlx5dv_flow_action_attr *acts = NULL;
     Mlx5Refs refs = {0, 0, NULL};
@@ -718,7 +805,6 @@ FlowCreateCmd(
 	return TCL_ERROR;
     }
     m = (Mlx5Matcher *) args.head.parent;
-    c = (VerbsContext *) m->obj.parent;
     if (args.actions && Tcl_ListObjGetElements(interp, args.actions, &n,
 	    &list) != TCL_OK) {
 	return TCL_ERROR;
@@ -727,68 +813,9 @@ FlowCreateCmd(
 	    (n + 1) * sizeof(*acts));
     memset(acts, 0, (n + 1) * sizeof(*acts));
     for (i = 0; i < n; i++) {
-	Tcl_Obj **words;
-	Tcl_Size nw;
-	int index;
-	VerbsObj *o = NULL;
-
-	if (Tcl_ListObjGetElements(interp, list[i], &nw, &words) != TCL_OK
-		|| nw < 1 || Tcl_GetIndexFromObj(interp, words[0],
-		actionNames, "action", 0, &index) != TCL_OK) {
+	if (FlowAction(interp, (VerbsContext *) m->obj.parent, list[i],
+		&acts[i], &refs) != TCL_OK) {
 	    goto error;
-	}
-	if (nw != ((index == A_MISS || index == A_DROP) ? 1 : 2)) {
-	    VerbsArgError(interp, "-actions", list[i], "bad action \"%s\": "
-		    "%s takes %s", Tcl_GetString(list[i]),
-		    actionNames[index], (index == A_MISS || index == A_DROP)
-		    ? "no value" : "one value");
-	    goto error;
-	}
-	switch (index) {
-	case A_QP:
-	    o = VerbsObjGet(interp, words[1], &verbsQpClass);
-	    if (o == NULL) {
-		goto error;
-	    }
-	    acts[i].type = MLX5DV_FLOW_ACTION_DEST_IBV_QP;
-	    acts[i].qp = ((VerbsQp *) o)->qp;
-	    break;
-	case A_DEVX:
-	case A_COUNTERS:
-	    o = VerbsObjGet(interp, words[1], &verbsDevxClass);
-	    if (o == NULL) {
-		goto error;
-	    }
-	    acts[i].type = index == A_DEVX ? MLX5DV_FLOW_ACTION_DEST_DEVX
-		    : MLX5DV_FLOW_ACTION_COUNTERS_DEVX;
-	    acts[i].obj = ((Mlx5Devx *) o)->devx;
-	    break;
-	case A_TAG: {
-	    uint64_t tag;
-
-	    if (VerbsGetUInt(interp, "tag", words[1], UINT32_MAX, &tag)
-		    != TCL_OK) {
-		goto error;
-	    }
-	    acts[i].type = MLX5DV_FLOW_ACTION_TAG;
-	    acts[i].tag_value = (uint32_t) tag;
-	    break;
-	}
-	case A_DROP:
-	    acts[i].type = MLX5DV_FLOW_ACTION_DROP;
-	    break;
-	default:
-	    acts[i].type = MLX5DV_FLOW_ACTION_DEFAULT_MISS;
-	    break;
-	}
-	if (o) {
-	    if (Mlx5ContextOf(o) != c) {
-		VerbsArgError(interp, "-actions", words[1], "%s \"%s\" is on "
-			"another device context", actionNames[index],
-			Tcl_GetString(words[1]));
-		goto error;
-	    }
-	    Mlx5RefsAdd(&refs, o, "-actions", actionNames[index], 0);
 	}
     }
     value = MatchParams(interp, "value", objv[2]);
