@@ -766,28 +766,29 @@ typedef struct VerbsCqMaker {
     void *clientData;
 } VerbsCqMaker;
 
+/*
+ * Bursts in C (verbsBurst.c).
+ */
 
 MODULE_SCOPE VerbsMethodProc VerbsQpSendBurst;
 MODULE_SCOPE Tcl_ObjCmdProc VerbsSendBurstCmd;
+
+/*
+ * Latency in C (verbsLat.c).
+ */
+
 MODULE_SCOPE VerbsMethodProc VerbsQpLatency;
+
+/*
+ * Queue pairs and work requests (verbsQp.c).
+ */
+
+#define VERBS_DEFAULT_QKEY 0x11111111	/* UD Q_Key of to_init and sends. */
 MODULE_SCOPE int	VerbsQpCheckQueue(Tcl_Interp *interp, VerbsQp *q,
 			    int send);
-MODULE_SCOPE int	VerbsErrorCompletions(Tcl_Interp *interp,
-			    Tcl_Obj *list);
-MODULE_SCOPE int	VerbsWcError(Tcl_Interp *interp, VerbsObj *objPtr,
-			    const struct ibv_wc *wc, uint64_t wrId);
-#define VERBS_DEFAULT_QKEY 0x11111111	/* UD Q_Key of to_init and sends. */
 MODULE_SCOPE int	VerbsCheckSendWr(Tcl_Interp *interp, VerbsQp *q,
 			    enum ibv_wr_opcode opcode, VerbsAh *ah,
 			    int udKeys);
-MODULE_SCOPE int	VerbsParseBindInfo(Tcl_Interp *interp,
-			    Tcl_Obj *dictObj, struct ibv_mw_bind_info *info,
-			    VerbsMr **mrPtr);
-MODULE_SCOPE void	VerbsMwBound(VerbsMw *w, VerbsMr *m);
-MODULE_SCOPE int	VerbsCqCreate(Tcl_Interp *interp, int objc,
-			    Tcl_Obj *const objv[], const VerbsCqMaker *maker);
-MODULE_SCOPE int	VerbsCheckBind(Tcl_Interp *interp, VerbsMw *w,
-			    VerbsMr *m);
 MODULE_SCOPE VerbsMethodProc VerbsQpBindMw;
 MODULE_SCOPE int	VerbsQpCreate(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], VerbsCmId *cm,
@@ -795,9 +796,6 @@ MODULE_SCOPE int	VerbsQpCreate(Tcl_Interp *interp, int objc,
 MODULE_SCOPE void	VerbsQpAdopt(Tcl_Interp *interp, VerbsQp *q,
 			    struct ibv_qp *qp, VerbsPd *p, VerbsCq *sendCq,
 			    VerbsCq *recvCq, VerbsSrq *srq, VerbsCmId *cm);
-MODULE_SCOPE void	VerbsCmPump(Tcl_Interp *interp, VerbsCq *cq);
-MODULE_SCOPE void	VerbsCmDetachQp(VerbsCmId *cm, struct ibv_qp *qp);
-MODULE_SCOPE void	VerbsNotifyLater(VerbsObj *objPtr);
 typedef int (VerbsRecvPostProc)(void *target, struct ibv_recv_wr *wrs,
 	struct ibv_recv_wr **bad);
 MODULE_SCOPE int	VerbsParseSgList(Tcl_Interp *interp,
@@ -807,6 +805,28 @@ MODULE_SCOPE int	VerbsPostRecv(Tcl_Interp *interp, VerbsObj *objPtr,
 			    int n, Tcl_Obj *const wrObjs[],
 			    VerbsRecvPostProc *post, void *target,
 			    const char *call);
+
+/*
+ * Completion queues and completions (verbsCq.c).
+ */
+
+MODULE_SCOPE int	VerbsErrorCompletions(Tcl_Interp *interp,
+			    Tcl_Obj *list);
+MODULE_SCOPE int	VerbsWcError(Tcl_Interp *interp, VerbsObj *objPtr,
+			    const struct ibv_wc *wc, uint64_t wrId);
+MODULE_SCOPE int	VerbsCqCreate(Tcl_Interp *interp, int objc,
+			    Tcl_Obj *const objv[], const VerbsCqMaker *maker);
+
+/*
+ * Memory regions and windows (verbsMr.c).
+ */
+
+MODULE_SCOPE int	VerbsParseBindInfo(Tcl_Interp *interp,
+			    Tcl_Obj *dictObj, struct ibv_mw_bind_info *info,
+			    VerbsMr **mrPtr);
+MODULE_SCOPE void	VerbsMwBound(VerbsMw *w, VerbsMr *m);
+MODULE_SCOPE int	VerbsCheckBind(Tcl_Interp *interp, VerbsMw *w,
+			    VerbsMr *m);
 MODULE_SCOPE int	VerbsMrNew(Tcl_Interp *interp, VerbsPd *p,
 			    VerbsObj *parent, size_t length, int access,
 			    Tcl_Obj *nameObj, VerbsMr **mrPtr,
@@ -814,13 +834,6 @@ MODULE_SCOPE int	VerbsMrNew(Tcl_Interp *interp, VerbsPd *p,
 #define NO_IOVA (~(uint64_t) 0)	/* VerbsMrNew: register at the buffer. */
 MODULE_SCOPE VerbsGetProc VerbsMrPd;
 MODULE_SCOPE VerbsPd *	VerbsMrPdOf(VerbsMr *m);
-MODULE_SCOPE int	VerbsParseSgList(Tcl_Interp *interp, Tcl_Obj *listObj,
-			    struct ibv_sge **sgePtr, int *numPtr);
-MODULE_SCOPE int	VerbsDmRead(Tcl_Interp *interp, VerbsDm *d,
-			    uint64_t off, size_t len);
-MODULE_SCOPE int	VerbsDmWrite(Tcl_Interp *interp, VerbsDm *d,
-			    uint64_t off, const unsigned char *bytes,
-			    size_t len);
 MODULE_SCOPE uint64_t	VerbsMrBase(VerbsMr *m);
 MODULE_SCOPE int	VerbsMrSge(Tcl_Interp *interp, Tcl_Obj *const parts[3],
 			    struct ibv_sge *sge, VerbsMr **mrPtr);
@@ -830,9 +843,37 @@ MODULE_SCOPE int	VerbsGetSge(Tcl_Interp *interp, const char *option,
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);
+
+/*
+ * rdma_cm (verbsCm.c).
+ */
+
+MODULE_SCOPE void	VerbsCmPump(Tcl_Interp *interp, VerbsCq *cq);
+MODULE_SCOPE void	VerbsCmDetachQp(VerbsCmId *cm, struct ibv_qp *qp);
 MODULE_SCOPE void	VerbsCmForgetContext(VerbsObj *contextObj);
 MODULE_SCOPE int	VerbsCmContext(Tcl_Interp *interp, VerbsObj *objPtr,
 			    Tcl_Obj **valuePtr);
+
+/*
+ * Event loop plumbing (verbsEvent.c), continued.
+ */
+
+MODULE_SCOPE void	VerbsNotifyLater(VerbsObj *objPtr);
+
+/*
+ * Device memory (verbsDm.c).
+ */
+
+MODULE_SCOPE int	VerbsDmRead(Tcl_Interp *interp, VerbsDm *d,
+			    uint64_t off, size_t len);
+MODULE_SCOPE int	VerbsDmWrite(Tcl_Interp *interp, VerbsDm *d,
+			    uint64_t off, const unsigned char *bytes,
+			    size_t len);
+
+/*
+ * Devices and contexts (verbsDevice.c).
+ */
+
 typedef int (VerbsOpenProc)(Tcl_Interp *interp, struct ibv_device *dev,
 	void *clientData, struct ibv_context **ctxPtr);
 MODULE_SCOPE int	VerbsOpenDevice(Tcl_Interp *interp, const char *name,
@@ -840,6 +881,11 @@ MODULE_SCOPE int	VerbsOpenDevice(Tcl_Interp *interp, const char *name,
 			    struct ibv_context **ctxPtr);
 MODULE_SCOPE VerbsContext *VerbsContextNew(struct ibv_context *ctx,
 			    int borrowed);
+
+/*
+ * Address handles (verbsAh.c).
+ */
+
 MODULE_SCOPE int	VerbsParseAhAttr(Tcl_Interp *interp, Tcl_Obj *dictObj,
 			    struct ibv_ah_attr *attr);
 MODULE_SCOPE void	VerbsAhImplyGlobal(Tcl_Obj *dictObj,
