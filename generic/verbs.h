@@ -383,11 +383,22 @@ MODULE_SCOPE void	VerbsSendWrCache(Tcl_Interp *interp, VerbsQp *q,
 			    Tcl_Obj *wrObj, const struct ibv_send_wr *wr);
 MODULE_SCOPE void	VerbsRecvWrCache(Tcl_Interp *interp, Tcl_Obj *wrObj,
 			    const struct ibv_recv_wr *wr);
+
+/*
+ * Command options through the VerbsField rows (verbsAttr.c).
+ */
+
 MODULE_SCOPE int	VerbsParseOptions(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], int first,
 			    const VerbsField *options, void *record);
 MODULE_SCOPE Tcl_Obj *	VerbsUsage(const char *fixed,
 			    const VerbsField *options);
+
+/*
+ * Object registry, continued (verbsObj.c): constructors' arguments,
+ * objects held across a call, the interp's state, the common methods.
+ */
+
 MODULE_SCOPE int	VerbsCreateArgs(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], const char *fixed,
 			    const VerbsField *options, void *record,
