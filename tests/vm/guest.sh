@@ -16,8 +16,8 @@
 #             to that terminal, as its controlling terminal
 #   stdin     (run.sh -i otherwise) the command's stdin
 #   boot      "N F": the boot's number (1, then 2, ... when run.sh boots
-#             again) and 1 or 0: whether to play a kernel that crashed
-#             while booting (tests/vm.test)
+#             again) and F: 1 to play a kernel that crashed while
+#             booting, hang a boot that hangs, 0 neither (tests/vm.test)
 #
 # It prints "VERBS-VM-START;NONCE" just before the command and
 # "VERBS-VM-EXIT=STATUS;NONCE" after it, then powers the VM off.  Being
@@ -227,6 +227,9 @@ fatal_taint() {
 if [ "$fakecrash" = 1 ]; then
     echo "<1>BUG: a crash while booting, played by tests/vm.test" >/dev/kmsg
     echo 128 >/proc/sys/kernel/tainted
+elif [ "$fakecrash" = hang ]; then
+    # A boot that hangs, silently, played by tests/vm.test.
+    while :; do $bb sleep 60; done
 fi
 if fatal_taint; then
     echo "verbs-vm: the kernel crashed while booting; run.sh boots again:"

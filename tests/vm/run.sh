@@ -21,7 +21,9 @@
 # died before the command started (the emulated machine's failure, not a
 # result), when the kernel crashed while booting, and when a known kernel
 # bug crashed it during the command (unless VERBS_VM_EXPECT_OOPS=1: a run
-# of a known crash's own test).  Each new boot is announced on stderr by a
+# of a known crash's own test), and when the console stays silent for
+# VERBS_VM_BOOT_TIMEOUT seconds (default 300) before the command starts
+# (a boot that hangs).  Each new boot is announced on stderr by a
 # line starting "run.sh: boot again"; a terminal session is never booted
 # again.  The command sees the boot's number as VERBS_VM_BOOT.  See
 # tests/vm/README.
@@ -214,7 +216,7 @@ elapsed() { echo "$EPOCHREALTIME $t_start" | awk '{ printf "%.1f", $1 - $2 }'; }
 #	qrc (qemu's exit status).
 boot() {
     local line rc state=boot
-    status='' diag='' started='' oops='' again=''
+    status='' diag='' started='' oops='' again='' stuck=''
     timeout -k 10 "$timeout_s" "${qemu[@]}" \
 	</dev/null >"$run/console" 2>&1 7<&- &
     qpid=$!
@@ -236,6 +238,15 @@ boot() {
 	    # instead, stop it rather than waiting for the timeout.
 	    IFS= read -r -t 30 line || rc=$?
 	    if [ $rc -gt 128 ]; then
+		kill "$qpid" 2>/dev/null || true
+		continue
+	    fi
+	elif [ -z "$started" ] && [ "$boot_timeout" -gt 0 ]; then
+	    # A boot that hangs (the emulator's) is not waited for until the
+	    # run's timeout: it is stopped, and run.sh boots again.
+	    IFS= read -r -t "$boot_timeout" line || rc=$?
+	    if [ $rc -gt 128 ]; then
+		stuck=1
 		kill "$qpid" 2>/dev/null || true
 		continue
 	    fi
@@ -313,8 +324,9 @@ boot() {
 }
 
 retries=${VERBS_VM_BOOT_RETRIES:-2}
-case $retries in
-''|*[!0-9]*) die "bad VERBS_VM_BOOT_RETRIES '$retries'" ;;
+boot_timeout=${VERBS_VM_BOOT_TIMEOUT:-300}
+case $retries$boot_timeout in
+''|*[!0-9]*) die "bad VERBS_VM_BOOT_RETRIES '$retries' or VERBS_VM_BOOT_TIMEOUT '$boot_timeout'" ;;
 esac
 attempt=0
 while :; do
@@ -322,14 +334,18 @@ while :; do
     # The boot's number (guest.sh exports it as VERBS_VM_BOOT) and, for
     # the harness's own tests (tests/vm.test), whether this boot plays a
     # kernel that crashed while booting (VERBS_VM_FAKE_BOOT_CRASH=N: the
-    # first N boots).
-    echo "$attempt $([ "$attempt" -le "${VERBS_VM_FAKE_BOOT_CRASH:-0}" ] &&
-	echo 1 || echo 0)" >"$run/boot"
+    # first N boots) or a boot that hangs (VERBS_VM_FAKE_BOOT_HANG=N).
+    fake=0
+    [ "$attempt" -le "${VERBS_VM_FAKE_BOOT_HANG:-0}" ] && fake=hang
+    [ "$attempt" -le "${VERBS_VM_FAKE_BOOT_CRASH:-0}" ] && fake=1
+    echo "$attempt $fake" >"$run/boot"
     boot
     # Why this boot's result is not the command's.
     why=''
     if [ -n "$again" ]; then
 	why="the kernel crashed while booting"
+    elif [ -n "$stuck" ]; then
+	why="the command had not started after $boot_timeout s"
     elif [ -z "$status" ] && [ -z "$started" ] && [ "$qrc" -ne 124 ] &&
 	 [ "$qrc" -ne 137 ]; then
 	why="the VM stopped before the command started (qemu exit status $qrc)"
@@ -365,7 +381,9 @@ if [ "$oops" = unknown ]; then
     exit 125
 fi
 if [ -z "$status" ]; then
-    if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+    if [ -n "$stuck" ]; then
+	why="the command had not started after $boot_timeout s, $attempt times"
+    elif [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	why="timeout after $timeout_s s"
     elif grep -q "Kernel panic" "$log"; then
 	why="kernel panic"
