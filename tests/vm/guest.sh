@@ -232,9 +232,12 @@ elif [ "$fakecrash" = hang ]; then
     while :; do $bb sleep 60; done
 fi
 if fatal_taint; then
+    # (A moment for the kernel's own lines to leave the console, so that
+    # none lands inside the sentinel.)
+    $bb sleep 1
     echo "verbs-vm: the kernel crashed while booting; run.sh boots again:"
     crash_report | $bb head -n 12 | $bb sed 's/^/verbs-vm: | /'
-    printf 'VERBS-VM-RETRY;%s\n' "$nonce"
+    printf '\nVERBS-VM-RETRY;%s\n' "$nonce"
     finish 125
 fi
 
