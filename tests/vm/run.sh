@@ -230,7 +230,7 @@ boot() {
     # everything after them); from then on show everything except the
     # sentinels.  The raw console is kept in console.log for the failure
     # report.
-    exec 8>"$log"
+    exec 6>"$log"			# (fd 8 holds VERBS_VM_LOCK)
     while :; do
 	rc=0
 	if [ "$state" = finished ]; then
@@ -256,7 +256,7 @@ boot() {
 	# EOF; a last line without a newline is still processed.
 	[ $rc -eq 0 ] || [ -n "$line" ] || break
 	line=${line//$'\r'/}
-	printf '%s\n' "$line" >&8
+	printf '%s\n' "$line" >&6
 	case $line in
 	*"VERBS-VM-START;$nonce"*)
 	    state=run started=1
@@ -313,7 +313,7 @@ boot() {
 	    esac ;;
 	esac
     done <"$run/console"
-    exec 8>&-
+    exec 6>&-
 
     qrc=0
     wait "$qpid" || qrc=$?
