@@ -62,15 +62,15 @@ proc main {argv} {
 	    puts [format "%-16s %d" $f [dict get $cap $f]]
 	}
 
-	set uar [mlx5::devx uar alloc $ctx]
+	set uar [mlx5::devx uar create $ctx]
 	set eqn [mlx5::devx query_eqn $ctx 0]
 	set pd [mlx5::devx obj create $ctx \
 	    [mlx5::prm pack alloc_pd_in {opcode alloc_pd}] \
 	    -outlen [outlen alloc_pd_out]]
 
 	# A CQ of 128 64-byte entries, all owned by software at first.
-	set cqbuf [mlx5::devx umem reg $ctx -length 8192]
-	set cqdbr [mlx5::devx umem reg $ctx -length 64]
+	set cqbuf [mlx5::devx umem create $ctx -length 8192]
+	set cqdbr [mlx5::devx umem create $ctx -length 64]
 	for {set i 0} {$i < 128} {incr i} {
 	    $cqbuf write [expr {$i * 64 + 63}] \xf1
 	}
@@ -82,8 +82,8 @@ proc main {argv} {
 	    -outlen [outlen create_cq_out]]
 
 	# An RC QP: 64 receive and 64 send WQEs.
-	set qpbuf [mlx5::devx umem reg $ctx -length 8192]
-	set qpdbr [mlx5::devx umem reg $ctx -length 64]
+	set qpbuf [mlx5::devx umem create $ctx -length 8192]
+	set qpdbr [mlx5::devx umem create $ctx -length 64]
 	set qp [mlx5::devx obj create $ctx [mlx5::prm pack create_qp_in [list \
 	    opcode create_qp wq_umem_valid 1 wq_umem_id [$qpbuf cget -umem_id] \
 	    qpc [list st 0 pm_state 3 pd [$pd cget -id] \

@@ -346,36 +346,32 @@ ContextOpenCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const opts[] = {"-command", "-devx", NULL};
+    typedef struct {
+	Tcl_Obj *command;
+	int devx;
+    } OpenArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION(OpenArgs, command, VF_TCLOBJ, NULL, "name"),
+	VERBS_OPTION_SWITCH("-devx", OpenArgs, devx),
+	VERBS_FIELD_END
+    };
+    OpenArgs args = {NULL, 0};
     struct ibv_context *ctx;
-    Tcl_Obj *nameObj = NULL;
     VerbsContext *c;
-    int i, index, devx = 0;
 
     if (objc < 2) {
-	goto usage;
+	return VerbsUsageError(interp, 1, objv, "device", options);
     }
-    for (i = 2; i < objc; i++) {
-	if (Tcl_GetIndexFromObj(interp, objv[i], opts, "option", 0, &index)
-		!= TCL_OK) {
-	    return TCL_ERROR;
-	}
-	if (index == 1) {
-	    devx = 1;
-	} else if (++i == objc) {
-	    goto usage;
-	} else {
-	    nameObj = objv[i];
-	}
-    }
-    if (VerbsOpenDevice(interp, Tcl_GetString(objv[1]), OpenMlx5, &devx,
-	    &ctx) != TCL_OK) {
+    if (VerbsParseOptions(interp, objc, objv, 2, options, &args) != TCL_OK
+	    || VerbsOpenDevice(interp, Tcl_GetString(objv[1]), OpenMlx5,
+	    &args.devx, &ctx) != TCL_OK) {
 	return TCL_ERROR;
     }
     c = VerbsContextNew(ctx, 0);
-    Mlx5ContextState(c)->devx = devx;
+    Mlx5ContextState(c)->devx = args.devx;
     if (VerbsSetNonBlocking(interp, ctx->async_fd) != TCL_OK
-	    || VerbsObjRegister(interp, &c->obj, NULL, nameObj) != TCL_OK) {
+	    || VerbsObjRegister(interp, &c->obj, NULL, args.command)
+	    != TCL_OK) {
 	Mlx5ContextFree(c);
 	ibv_close_device(ctx);
 	ckfree(c->devName);
@@ -383,10 +379,6 @@ ContextOpenCmd(
 	return TCL_ERROR;
     }
     return TCL_OK;
-
-  usage:
-    Tcl_WrongNumArgs(interp, 1, objv, "device ?-devx? ?-command name?");
-    return TCL_ERROR;
 }
 
 /*
@@ -662,7 +654,7 @@ DvObjCmd(
     if (o == NULL) {
 	Tcl_SetObjResult(interp, Tcl_ObjPrintf("\"%s\" is not a verbs object",
 		Tcl_GetString(objv[1])));
-	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", "obj",
+	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", "object",
 		Tcl_GetString(objv[1]), NULL);
 	return TCL_ERROR;
     }

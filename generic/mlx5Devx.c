@@ -80,8 +80,11 @@ static const VerbsField devxCget[] = {
 static void DevxFree(VerbsObj *objPtr);
 
 const VerbsType verbsDevxClass = {
-    "devx", sizeof(Mlx5Devx), devxMethods, devxCget, DevxFree, NULL, NULL,
-    NULL
+    .name = "devx",
+    .size = sizeof(Mlx5Devx),
+    .methods = devxMethods,
+    .cget = devxCget,
+    .freeProc = DevxFree,
 };
 
 static const VerbsMethod uarMethods[] = {
@@ -114,7 +117,11 @@ static const VerbsField uarCget[] = {
 static void UarFree(VerbsObj *objPtr);
 
 const VerbsType verbsUarClass = {
-    "uar", sizeof(Mlx5Uar), uarMethods, uarCget, UarFree, NULL, NULL, NULL
+    .name = "uar",
+    .size = sizeof(Mlx5Uar),
+    .methods = uarMethods,
+    .cget = uarCget,
+    .freeProc = UarFree,
 };
 
 static const VerbsMethod umemMethods[] = {
@@ -142,8 +149,11 @@ static const VerbsField umemCget[] = {
 static void UmemFree(VerbsObj *objPtr);
 
 const VerbsType verbsUmemClass = {
-    "umem", sizeof(Mlx5Umem), umemMethods, umemCget, UmemFree, NULL, NULL,
-    NULL
+    .name = "umem",
+    .size = sizeof(Mlx5Umem),
+    .methods = umemMethods,
+    .cget = umemCget,
+    .freeProc = UmemFree,
 };
 
 static const VerbsField varCget[] = {
@@ -161,7 +171,11 @@ static const VerbsField varCget[] = {
 static void VarFree(VerbsObj *objPtr);
 
 const VerbsType verbsVarClass = {
-    "var", sizeof(Mlx5Var), uarMethods, varCget, VarFree, NULL, NULL, NULL
+    .name = "var",
+    .size = sizeof(Mlx5Var),
+    .methods = uarMethods,
+    .cget = varCget,
+    .freeProc = VarFree,
 };
 
 static const VerbsEnum ppFlags[] = {
@@ -180,7 +194,11 @@ static const VerbsField ppCget[] = {
 static void PpFree(VerbsObj *objPtr);
 
 const VerbsType verbsPpClass = {
-    "pp", sizeof(Mlx5Pp), uarMethods, ppCget, PpFree, NULL, NULL, NULL
+    .name = "pp",
+    .size = sizeof(Mlx5Pp),
+    .methods = uarMethods,
+    .cget = ppCget,
+    .freeProc = PpFree,
 };
 
 /*
@@ -924,11 +942,13 @@ DevxKind(
 /*
  *----------------------------------------------------------------------
  *
- * GetOutLen, CommandArgs --
+ * ParseOutLen, GetIn, CommandArgs --
  *
- *	The words "IN -outlen N" of query, modify and general: the input
- *	bytes and the output size (8 to 1 MiB: an output starts with its
- *	status and syndrome).
+ *	The words "IN -outlen N" of create, query, modify and general.
+ *	ParseOutLen: the -outlen option (a VerbsSetProc into a Tcl_Size),
+ *	8 bytes to 1 MiB: an output starts with its status and syndrome.
+ *	GetIn: the input bytes, at least their opcode and op_mod.
+ *	CommandArgs: both, from the three words.
  *
  * Results:
  *	A standard Tcl result.
@@ -940,24 +960,52 @@ DevxKind(
  */
 
 static int
-GetOutLen(
+ParseOutLen(
     Tcl_Interp *interp,
+    const char *key,
     Tcl_Obj *valueObj,
-    Tcl_Size *outLenPtr)
+    void *memberPtr)		/* Tcl_Size. */
 {
     uint64_t v;
 
-    if (VerbsGetUInt(interp, "-outlen", valueObj, MAX_OUTLEN, &v) != TCL_OK) {
+    if (VerbsGetUInt(interp, key, valueObj, MAX_OUTLEN, &v) != TCL_OK) {
 	return TCL_ERROR;
     }
     if (v < 8) {
-	return VerbsArgError(interp, "-outlen", valueObj, "bad -outlen \"%s\": "
-		"an output holds at least its status and syndrome (8 bytes)",
-		Tcl_GetString(valueObj));
+	return VerbsArgError(interp, key, valueObj, "bad %s \"%s\": an "
+		"output holds at least its status and syndrome (8 bytes)",
+		key, Tcl_GetString(valueObj));
     }
-    *outLenPtr = (Tcl_Size) v;
+    *(Tcl_Size *) memberPtr = (Tcl_Size) v;
     return TCL_OK;
 }
+
+static const unsigned char *
+GetIn(
+    Tcl_Interp *interp,
+    Tcl_Obj *inObj,
+    Tcl_Size *inLenPtr)
+{
+    const unsigned char *in = VerbsGetBytes(interp, "in", inObj, inLenPtr);
+
+    if (in != NULL && *inLenPtr < 8) {
+	VerbsArgError(interp, "in", inObj, "bad in: a command input holds "
+		"at least its opcode and op_mod (8 bytes), not %"
+		TCL_SIZE_MODIFIER "d", *inLenPtr);
+	return NULL;
+    }
+    return in;
+}
+
+typedef struct {
+    Tcl_Size outlen;
+} OutArgs;
+
+static const VerbsField outOptions[] = {
+    VERBS_OPTION_PARSE(OutArgs, outlen, ParseOutLen, VF_REQUIRED,
+	    "bytes:the size of the command's output"),
+    VERBS_FIELD_END
+};
 
 static int
 CommandArgs(
@@ -967,23 +1015,14 @@ CommandArgs(
     Tcl_Size *inLenPtr,
     Tcl_Size *outLenPtr)
 {
-    if (strcmp(Tcl_GetString(words[1]), "-outlen") != 0) {
-	return VerbsArgError(interp, "option", words[1], "bad option \"%s\": "
-		"must be -outlen", Tcl_GetString(words[1]));
-    }
-    if (GetOutLen(interp, words[2], outLenPtr) != TCL_OK) {
+    OutArgs args = {0};
+
+    if (VerbsParseOptions(interp, 3, words, 1, outOptions, &args) != TCL_OK) {
 	return TCL_ERROR;
     }
-    *inPtr = VerbsGetBytes(interp, "in", words[0], inLenPtr);
-    if (*inPtr == NULL) {
-	return TCL_ERROR;
-    }
-    if (*inLenPtr < 8) {
-	return VerbsArgError(interp, "in", words[0], "bad in: a command "
-		"input holds at least its opcode and op_mod (8 bytes), not %"
-		TCL_SIZE_MODIFIER "d", *inLenPtr);
-    }
-    return TCL_OK;
+    *outLenPtr = args.outlen;
+    *inPtr = GetIn(interp, words[0], inLenPtr);
+    return *inPtr ? TCL_OK : TCL_ERROR;
 }
 
 /*
@@ -1122,21 +1161,21 @@ DevxObjCreateCmd(
 {
     typedef struct {
 	VerbsCreateHead head;
-	Tcl_Obj *outlen;
+	Tcl_Size outlen;
 	Tcl_Obj *uses;
     } DevxArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION_COMMAND,
-	VERBS_OPTION_REQUIRED(DevxArgs, outlen, VF_TCLOBJ, NULL, 0,
+	VERBS_OPTION_PARSE(DevxArgs, outlen, ParseOutLen, VF_REQUIRED,
 		"bytes:the size of the command's output"),
 	VERBS_OPTION(DevxArgs, uses, VF_TCLOBJ, NULL, "objects"),
 	VERBS_FIELD_END
     };
-    DevxArgs args = {{NULL, NULL}, NULL, NULL};
+    DevxArgs args = {{NULL, NULL}, 0, NULL};
     VerbsContext *c;
     const unsigned char *in;
     unsigned char *out;
-    Tcl_Size inLen, outLen;
+    Tcl_Size inLen;
     Mlx5Refs refs = {0, 0, NULL};
     struct mlx5dv_devx_obj *obj;
     Mlx5Devx *d;
@@ -1144,22 +1183,16 @@ DevxObjCreateCmd(
     uint32_t id;
 
     if (VerbsCreateArgs(interp, objc, objv, "context in", options, &args,
-	    &verbsContextClass) != TCL_OK
-	    || GetOutLen(interp, args.outlen, &outLen) != TCL_OK) {
+	    &verbsContextClass) != TCL_OK) {
 	return TCL_ERROR;
     }
     c = (VerbsContext *) args.head.parent;
     if (!mlx5dv_is_supported(c->ctx->device)) {
 	return Mlx5NotSupported(interp, "mlx5dv_devx_obj_create", c);
     }
-    in = VerbsGetBytes(interp, "in", objv[2], &inLen);
+    in = GetIn(interp, objv[2], &inLen);
     if (in == NULL) {
 	return TCL_ERROR;
-    }
-    if (inLen < 8) {
-	return VerbsArgError(interp, "in", objv[2], "bad in: a command "
-		"input holds at least its opcode and op_mod (8 bytes), not %"
-		TCL_SIZE_MODIFIER "d", inLen);
     }
     if (Mlx5ResolveRefs(interp, c, NULL, in, inLen, &refs) != TCL_OK
 	    || Mlx5AddUses(interp, c, args.uses, &refs) != TCL_OK) {
@@ -1167,25 +1200,25 @@ DevxObjCreateCmd(
 	return TCL_ERROR;
     }
     in = VerbsGetBytes(interp, "in", objv[2], &inLen);
-    out = (unsigned char *) ckalloc(outLen);
-    memset(out, 0, (size_t) outLen);
+    out = (unsigned char *) ckalloc(args.outlen);
+    memset(out, 0, (size_t) args.outlen);
     obj = mlx5dv_devx_obj_create(c->ctx, in, (size_t) inLen, out,
-	    (size_t) outLen);
+	    (size_t) args.outlen);
     if (obj == NULL) {
 	int err = errno;
 
 	Mlx5RefsFree(&refs);
 	Mlx5FirmwareError(interp, "mlx5dv_devx_obj_create", &c->obj, err, in,
-		inLen, out, outLen);
+		inLen, out, args.outlen);
 	ckfree(out);
 	return TCL_ERROR;
     }
     d = (Mlx5Devx *) VerbsObjNew(&verbsDevxClass);
     d->devx = obj;
     d->out = out;
-    d->outLen = outLen;
+    d->outLen = args.outlen;
     d->refs = refs;
-    if (Mlx5PrmCreated(in, inLen, out, outLen, &kind, &id) == 0) {
+    if (Mlx5PrmCreated(in, inLen, out, args.outlen, &kind, &id) == 0) {
 	d->kind = kind;
 	d->id = id;
     }
@@ -1694,9 +1727,13 @@ Mlx5DevxInit(
     Mlx5AddCommand(interp, "devx::obj::create", DevxObjCreateCmd);
     Mlx5AddCommand(interp, "devx::general", DevxGeneralCmd);
     Mlx5AddCommand(interp, "devx::query_eqn", DevxQueryEqnCmd);
+    Mlx5AddCommand(interp, "devx::uar::create", UarAllocCmd);
     Mlx5AddCommand(interp, "devx::uar::alloc", UarAllocCmd);
+    Mlx5AddCommand(interp, "devx::umem::create", UmemRegCmd);
     Mlx5AddCommand(interp, "devx::umem::reg", UmemRegCmd);
+    Mlx5AddCommand(interp, "var::create", VarAllocCmd);
     Mlx5AddCommand(interp, "var::alloc", VarAllocCmd);
+    Mlx5AddCommand(interp, "pp::create", PpAllocCmd);
     Mlx5AddCommand(interp, "pp::alloc", PpAllocCmd);
     return TCL_OK;
 }

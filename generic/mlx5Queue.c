@@ -142,37 +142,6 @@ SplitWords(
 /*
  *----------------------------------------------------------------------
  *
- * DvUsage --
- *
- *	The wrong # args error of an mlx5 constructor: its first word, the
- *	verbs constructor's options, and its own.
- *
- * Results:
- *	TCL_ERROR.
- *
- * Side effects:
- *	Sets the interp's result.
- *
- *----------------------------------------------------------------------
- */
-
-static int
-DvUsage(
-    Tcl_Interp *interp,
-    Tcl_Obj *const objv[],
-    const char *fixed,
-    const VerbsField *mine)
-{
-    Tcl_Obj *usage = VerbsUsage(fixed, mine);
-
-    Tcl_WrongNumArgs(interp, 1, objv, Tcl_GetString(usage));
-    Tcl_DecrRefCount(usage);
-    return TCL_ERROR;
-}
-
-/*
- *----------------------------------------------------------------------
- *
  * OnMlx5 --
  *
  *	The constructor's first word must name an object of an mlx5
@@ -275,7 +244,8 @@ QpCreateCmd(
     int result;
 
     if (objc < 2 || objc % 2 != 0) {
-	return DvUsage(interp, objv, "pd ?verbs::qp-option value ...?", mine);
+	return VerbsUsageError(interp, 1, objv,
+		"pd ?verbs::qp-option value ...?", mine);
     }
     memset(&a, 0, sizeof(a));
     a.create_flags = a.send_ops_flags = ~(uint64_t) 0;
@@ -397,7 +367,7 @@ CqCreateCmd(
     int result;
 
     if (objc < 2 || objc % 2 != 0) {
-	return DvUsage(interp, objv, "context ?verbs::cq-option value ...?",
+	return VerbsUsageError(interp, 1, objv, "context ?verbs::cq-option value ...?",
 		mine);
     }
     memset(&a, 0, sizeof(a));
@@ -479,8 +449,11 @@ MatcherFree(
 }
 
 const VerbsType verbsMatcherClass = {
-    "matcher", sizeof(Mlx5Matcher), matcherMethods, matcherCget,
-    MatcherFree, NULL, NULL, NULL
+    .name = "matcher",
+    .size = sizeof(Mlx5Matcher),
+    .methods = matcherMethods,
+    .cget = matcherCget,
+    .freeProc = MatcherFree,
 };
 
 static const VerbsField mflowCget[] = {
@@ -501,8 +474,11 @@ FlowFree(
 }
 
 const VerbsType verbsMflowClass = {
-    "mflow", sizeof(Mlx5Flow), matcherMethods, mflowCget, FlowFree, NULL,
-    NULL, NULL
+    .name = "mflow",
+    .size = sizeof(Mlx5Flow),
+    .methods = matcherMethods,
+    .cget = mflowCget,
+    .freeProc = FlowFree,
 };
 
 static int

@@ -74,14 +74,21 @@ typedef struct VerbsMethod {
 } VerbsMethod;
 
 /*
- * A command that makes objects of a type: "create" of [verbs::pd create],
- * "id" of [verbs::cm id].
+ * A subcommand of a type's ensemble, verbs::TYPE.  The one naming rule:
+ * "create" makes a new resource ([verbs::pd create]; a variant of it is
+ * named for its kind, [verbs::mr dmabuf]); "open" reaches one that exists
+ * by name (a device, an XRC domain, a shared QP); "import" one that another
+ * process shares.  Every other subcommand is a helper that makes no object
+ * ([verbs::flow pack], [verbs::ah attr_from_wc]).  The rdma_cm ensemble,
+ * shared by two types, names each constructor for what it makes
+ * ([verbs::cm id], [verbs::cm channel], [verbs::cm create_ep]).  [verbs::dm
+ * alloc] is the older name of [verbs::dm create].
  */
 
-typedef struct VerbsCtor {
+typedef struct VerbsCommand {
     const char *name;		/* Subcommand of the type's ensemble. */
     Tcl_ObjCmdProc *proc;
-} VerbsCtor;
+} VerbsCommand;
 
 typedef struct VerbsField VerbsField;
 
@@ -99,10 +106,12 @@ typedef struct VerbsType {
 				 * fd without blocking: TCL_OK with *eventPtr
 				 * the event, or NULL when there is none.
 				 * NULL for types without events. */
-    const char *ensemble;	/* The ensemble holding the constructors,
+    const char *ensemble;	/* The ensemble holding the commands,
 				 * verbs::ENSEMBLE (NULL: the type name). */
-    const VerbsCtor *ctors;	/* Its constructors, NULL-name ended; NULL
-				 * for types made by other objects only. */
+    const VerbsCommand *commands;
+				/* Its ensemble's subcommands, NULL-name
+				 * ended; NULL for types made by other
+				 * objects only. */
 } VerbsType;
 
 struct VerbsObj {
@@ -393,6 +402,9 @@ MODULE_SCOPE int	VerbsParseOptions(Tcl_Interp *interp, int objc,
 			    const VerbsField *options, void *record);
 MODULE_SCOPE Tcl_Obj *	VerbsUsage(const char *fixed,
 			    const VerbsField *options);
+MODULE_SCOPE int	VerbsUsageError(Tcl_Interp *interp, int skip,
+			    Tcl_Obj *const objv[], const char *fixed,
+			    const VerbsField *options);
 
 /*
  * Object registry, continued (verbsObj.c): constructors' arguments,
@@ -471,16 +483,23 @@ enum VerbsFieldKind {
 				 * (zero-padded), as a byte string. */
     VF_PARENT,			/* The object's parent (cget only). */
     VF_TYPE,			/* The object's type name (cget only). */
-    VF_PROC			/* Computed by getProc (cget only). */
+    VF_PROC,			/* Computed by getProc (cget only). */
+    VF_PARSE			/* Input only: parsed by setProc into the
+				 * member (an SGE, a list of WC field
+				 * names). */
 };
 
 #define VF_READONLY 1		/* Query only: refused as input. */
 #define VF_REQUIRED 2		/* An option that must be given. */
 #define VF_DEREF    4		/* The field is in a struct the object
 				 * points to (see ptrOffset). */
+#define VF_SWITCH   8		/* An option without a value ("-devx"):
+				 * given, it sets its int member to 1. */
 
 typedef int (VerbsGetProc)(Tcl_Interp *interp, VerbsObj *objPtr,
 	Tcl_Obj **valuePtr);
+typedef int (VerbsSetProc)(Tcl_Interp *interp, const char *key,
+	Tcl_Obj *valueObj, void *memberPtr);
 
 /*
  * One row of a table that maps names to the members of a struct.  The same
@@ -510,6 +529,7 @@ struct VerbsField {
 				 * reason after a colon ("bytes:the size of
 				 * the region in bytes"). */
     VerbsGetProc *getProc;	/* VF_PROC. */
+    VerbsSetProc *setProc;	/* VF_PARSE. */
 };
 
 typedef struct VerbsStruct {
@@ -523,7 +543,7 @@ typedef struct VerbsStruct {
 
 #define VERBS_FIELD(st, f, kind, table, mask, flags) \
     {#f, kind, offsetof(st, f), sizeof(((st *)0)->f), table, mask, flags, \
-     0, 0, NULL, NULL}
+     0, 0, NULL, NULL, NULL}
 
 /*
  * A dict field of an integer kind whose values stop below what the member
@@ -532,7 +552,7 @@ typedef struct VerbsStruct {
 
 #define VERBS_FIELD_MAX(st, f, kind, mask, max) \
     {#f, kind, offsetof(st, f), sizeof(((st *)0)->f), NULL, mask, 0, 0, \
-     max, NULL, NULL}
+     max, NULL, NULL, NULL}
 
 /*
  * Options of a command, into the record struct rec: "-f" sets rec.f.
@@ -542,24 +562,33 @@ typedef struct VerbsStruct {
 
 #define VERBS_OPTION(rec, f, kind, table, arg) \
     {"-" #f, kind, offsetof(rec, f), sizeof(((rec *)0)->f), table, 0, 0, \
-     0, 0, arg, NULL}
+     0, 0, arg, NULL, NULL}
 #define VERBS_OPTION_MAX(rec, f, max, arg) \
     {"-" #f, VF_UINT, offsetof(rec, f), sizeof(((rec *)0)->f), NULL, 0, 0, \
-     0, max, arg, NULL}
+     0, max, arg, NULL, NULL}
 #define VERBS_OPTION_REQUIRED(rec, f, kind, table, max, arg) \
     {"-" #f, kind, offsetof(rec, f), sizeof(((rec *)0)->f), table, 0, \
-     VF_REQUIRED, 0, max, arg, NULL}
+     VF_REQUIRED, 0, max, arg, NULL, NULL}
 
 /*
  * An option whose name is not its member's (a C keyword: -inline into
- * inline_), and the -timeout of a record that is one int.
+ * inline_), a switch (an option without a value, into an int), an option
+ * parsed by a function of its own (proc: a VerbsSetProc; flags 0 or
+ * VF_REQUIRED), and the -timeout of a record that is one int.
  */
 
 #define VERBS_OPTION_NAMED(name, rec, f, kind, table, arg) \
     {name, kind, offsetof(rec, f), sizeof(((rec *)0)->f), table, 0, 0, \
-     0, 0, arg, NULL}
+     0, 0, arg, NULL, NULL}
+#define VERBS_OPTION_SWITCH(name, rec, f) \
+    {name, VF_INT, offsetof(rec, f), sizeof(int), NULL, 0, VF_SWITCH, 0, 0, \
+     NULL, NULL, NULL}
+#define VERBS_OPTION_PARSE(rec, f, proc, flags, arg) \
+    {"-" #f, VF_PARSE, offsetof(rec, f), sizeof(((rec *)0)->f), NULL, 0, \
+     flags, 0, 0, arg, NULL, proc}
 #define VERBS_OPTION_TIMEOUT \
-    {"-timeout", VF_TIMEOUT, 0, sizeof(int), NULL, 0, 0, 0, 0, "ms", NULL}
+    {"-timeout", VF_TIMEOUT, 0, sizeof(int), NULL, 0, 0, 0, 0, "ms", NULL, \
+     NULL}
 
 /*
  * Every create command's record starts with a VerbsCreateHead: the parent
@@ -588,18 +617,18 @@ MODULE_SCOPE int	VerbsImportArgs(Tcl_Interp *interp, int objc,
 
 #define VERBS_CGET(name, ost, f, kind, table) \
     {name, kind, offsetof(ost, f), sizeof(((ost *)0)->f), table, 0, \
-     VF_READONLY, 0, 0, NULL, NULL}
+     VF_READONLY, 0, 0, NULL, NULL, NULL}
 #define VERBS_CGET_PTR(name, ost, ptr, cst, f, kind, table) \
     {name, kind, offsetof(cst, f), sizeof(((cst *)0)->f), table, 0, \
-     VF_READONLY | VF_DEREF, offsetof(ost, ptr), 0, NULL, NULL}
+     VF_READONLY | VF_DEREF, offsetof(ost, ptr), 0, NULL, NULL, NULL}
 #define VERBS_CGET_PROC(name, proc) \
-    {name, VF_PROC, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, proc}
+    {name, VF_PROC, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, proc, NULL}
 #define VERBS_CGET_PARENT(name) \
-    {name, VF_PARENT, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, NULL}
+    {name, VF_PARENT, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, NULL, NULL}
 #define VERBS_CGET_COMMON \
     VERBS_CGET_PARENT("-parent"), \
-    {"-type", VF_TYPE, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, NULL}
-#define VERBS_FIELD_END {NULL, 0, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL}
+    {"-type", VF_TYPE, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, NULL, NULL}
+#define VERBS_FIELD_END {NULL, 0, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL, NULL}
 
 /*
  * The flush work request (ibv_wr_flush, rdma-core 45 and later; the
@@ -660,6 +689,8 @@ MODULE_SCOPE int	VerbsGetBoolean(Tcl_Interp *interp, const char *key,
 MODULE_SCOPE int	VerbsGetUInt(Tcl_Interp *interp, const char *key,
 			    Tcl_Obj *valueObj, uint64_t max,
 			    uint64_t *valuePtr);
+MODULE_SCOPE int	VerbsCheckMax(Tcl_Interp *interp, const char *key,
+			    uint64_t value, uint64_t max);
 MODULE_SCOPE const unsigned char *VerbsGetBytes(Tcl_Interp *interp,
 			    const char *key, Tcl_Obj *valueObj,
 			    Tcl_Size *lenPtr);
@@ -848,9 +879,19 @@ MODULE_SCOPE VerbsPd *	VerbsMrPdOf(VerbsMr *m);
 MODULE_SCOPE uint64_t	VerbsMrBase(VerbsMr *m);
 MODULE_SCOPE int	VerbsMrSge(Tcl_Interp *interp, Tcl_Obj *const parts[3],
 			    struct ibv_sge *sge, VerbsMr **mrPtr);
-MODULE_SCOPE int	VerbsGetSge(Tcl_Interp *interp, const char *option,
-			    Tcl_Obj *valueObj, struct ibv_sge *sge,
-			    VerbsMr **mrPtr);
+
+/*
+ * An option whose value is one SGE, {MR OFFSET LENGTH}: the VF_PARSE rows
+ * of VerbsParseSge fill one.
+ */
+
+typedef struct VerbsSgeArg {
+    struct ibv_sge sge;
+    VerbsMr *mr;		/* NULL: the option was not given. */
+    Tcl_Obj *valueObj;		/* As given, for later messages. */
+} VerbsSgeArg;
+
+MODULE_SCOPE VerbsSetProc VerbsParseSge;
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);

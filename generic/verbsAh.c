@@ -30,7 +30,7 @@ static Tcl_ObjCmdProc AhCreateCmd, AhFromWcCmd, AhAttrFromWcCmd;
 static int	NewAh(Tcl_Interp *interp, VerbsPd *p, struct ibv_ah *ah,
 		    Tcl_Obj *nameObj);
 
-static const VerbsCtor ahCtors[] = {
+static const VerbsCommand ahCommands[] = {
     {"attr_from_wc", AhAttrFromWcCmd}, {"create", AhCreateCmd},
     {"from_wc", AhFromWcCmd}, {NULL, NULL}
 };
@@ -59,7 +59,12 @@ AhFree(
 }
 
 const VerbsType verbsAhClass = {
-    "ah", sizeof(VerbsAh), ahMethods, ahCget, AhFree, NULL, NULL, ahCtors
+    .name = "ah",
+    .size = sizeof(VerbsAh),
+    .methods = ahMethods,
+    .cget = ahCget,
+    .freeProc = AhFree,
+    .commands = ahCommands,
 };
 
 /*

@@ -1206,11 +1206,14 @@ VerbsGetWrite(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsGetEnum, VerbsGetFlags, VerbsGetBoolean, VerbsGetUInt --
+ * VerbsGetEnum, VerbsGetFlags, VerbsGetBoolean, VerbsGetUInt,
+ * VerbsCheckMax --
  *
  *	Parse an enum (a name, or the number of one), a flag list (names or
  *	numbers of known flags, or'ed together), a boolean, or an unsigned
- *	integer no larger than max.
+ *	integer no larger than max.  VerbsCheckMax: an integer already
+ *	parsed (an option whose limit is known only later) is no larger
+ *	than max, with VerbsGetUInt's error.
  *
  * Results:
  *	TCL_OK with *valuePtr set, or TCL_ERROR with a message naming the
@@ -1388,6 +1391,29 @@ VerbsGetUInt(
     return VerbsArgError(interp, key, valueObj,
 	    "bad %s \"%s\": must be an integer from 0 to %llu", key,
 	    Tcl_GetString(valueObj), (unsigned long long) max);
+}
+
+int
+VerbsCheckMax(
+    Tcl_Interp *interp,
+    const char *key,
+    uint64_t value,
+    uint64_t max)
+{
+    char digits[24];
+    Tcl_Obj *valueObj;
+    uint64_t v;
+    int result;
+
+    if (value <= max) {
+	return TCL_OK;
+    }
+    snprintf(digits, sizeof(digits), "%llu", (unsigned long long) value);
+    valueObj = Tcl_NewStringObj(digits, -1);
+    Tcl_IncrRefCount(valueObj);
+    result = VerbsGetUInt(interp, key, valueObj, max, &v);
+    Tcl_DecrRefCount(valueObj);
+    return result;
 }
 
 /*
@@ -1901,6 +1927,69 @@ VerbsFieldFill(
 /*
  *----------------------------------------------------------------------
  *
+ * SetBytes --
+ *
+ *	SetField for the kinds stored as raw bytes: a MAC, an IPv4 or IPv6
+ *	address (network order), a byte string of at most the member's
+ *	size.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Fills the member at p.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+SetBytes(
+    Tcl_Interp *interp,
+    const VerbsField *f,
+    Tcl_Obj *valueObj,
+    char *p)
+{
+    switch (f->kind) {
+    case VF_MAC:
+	return GetMac(interp, f->name, valueObj, (uint8_t *) p);
+    case VF_IPV4:
+	if (inet_pton(AF_INET, Tcl_GetString(valueObj), p) != 1) {
+	    return VerbsArgError(interp, f->name, valueObj,
+		    "bad %s \"%s\": must be an IPv4 address", f->name,
+		    Tcl_GetString(valueObj));
+	}
+	return TCL_OK;
+    case VF_IPV6:
+	if (inet_pton(AF_INET6, Tcl_GetString(valueObj), p) != 1) {
+	    return VerbsArgError(interp, f->name, valueObj,
+		    "bad %s \"%s\": must be an IPv6 address", f->name,
+		    Tcl_GetString(valueObj));
+	}
+	return TCL_OK;
+    case VF_BYTES: {
+	Tcl_Size len;
+	const unsigned char *bytes = VerbsGetBytes(interp, f->name, valueObj,
+		&len);
+
+	if (bytes == NULL) {
+	    return TCL_ERROR;
+	}
+	if (len > (Tcl_Size) f->size) {
+	    return VerbsArgError(interp, f->name, valueObj,
+		    "%s is %" TCL_SIZE_MODIFIER "d bytes: at most %d fit",
+		    f->name, len, (int) f->size);
+	}
+	memset(p, 0, f->size);
+	memcpy(p, bytes, (size_t) len);
+	return TCL_OK;
+    }
+    }
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * SetField --
  *
  *	Store one value into the member of the struct at base that the
@@ -1977,38 +2066,10 @@ SetField(
 	*(uint16_t *) p = htons((uint16_t) v);
 	return TCL_OK;
     case VF_MAC:
-	return GetMac(interp, f->name, valueObj, (uint8_t *) p);
     case VF_IPV4:
-	if (inet_pton(AF_INET, Tcl_GetString(valueObj), p) != 1) {
-	    return VerbsArgError(interp, f->name, valueObj,
-		    "bad %s \"%s\": must be an IPv4 address", f->name,
-		    Tcl_GetString(valueObj));
-	}
-	return TCL_OK;
     case VF_IPV6:
-	if (inet_pton(AF_INET6, Tcl_GetString(valueObj), p) != 1) {
-	    return VerbsArgError(interp, f->name, valueObj,
-		    "bad %s \"%s\": must be an IPv6 address", f->name,
-		    Tcl_GetString(valueObj));
-	}
-	return TCL_OK;
-    case VF_BYTES: {
-	Tcl_Size len;
-	const unsigned char *bytes = VerbsGetBytes(interp, f->name, valueObj,
-		&len);
-
-	if (bytes == NULL) {
-	    return TCL_ERROR;
-	}
-	if (len > (Tcl_Size) f->size) {
-	    return VerbsArgError(interp, f->name, valueObj,
-		    "%s is %" TCL_SIZE_MODIFIER "d bytes: at most %d fit",
-		    f->name, len, (int) f->size);
-	}
-	memset(p, 0, f->size);
-	memcpy(p, bytes, (size_t) len);
-	return TCL_OK;
-    }
+    case VF_BYTES:
+	return SetBytes(interp, f, valueObj, p);
     case VF_STRUCT:
 	return VerbsDictToStruct(interp, (const VerbsStruct *) f->table,
 		f->name, valueObj, p, NULL);
@@ -2025,6 +2086,8 @@ SetField(
     case VF_TCLOBJ:
 	*(Tcl_Obj **) p = valueObj;
 	return TCL_OK;
+    case VF_PARSE:
+	return f->setProc(interp, f->name, valueObj, p);
     case VF_UINT: {
 	uint64_t max = f->max ? f->max : f->size >= 8 ? UINT64_MAX
 		: (((uint64_t) 1) << (8 * f->size)) - 1;
@@ -2110,10 +2173,11 @@ VerbsDictToStruct(
  *
  * VerbsParseOptions --
  *
- *	Parse "-option value" pairs from objv[first] on into the record
- *	struct the option rows describe (unique prefixes are accepted; an
- *	option given twice is applied twice: the last value wins, and the
- *	dicts of a VF_STRUCT option merge).  Members of options not given
+ *	Parse "-option value" pairs (and switches, "-option" alone) from
+ *	objv[first] on into the record struct the option rows describe
+ *	(unique prefixes are accepted; an option given twice is applied
+ *	twice: the last value wins, and the dicts of a VF_STRUCT option
+ *	merge).  Members of options not given
  *	keep what the caller put there, its defaults.
  *
  * Results:
@@ -2146,6 +2210,12 @@ VerbsParseOptions(
 	    return TCL_ERROR;
 	}
 	f = &options[index];
+	given |= ((uint64_t) 1) << index;
+	if (f->flags & VF_SWITCH) {
+	    *(int *) ((char *) record + f->offset) = 1;
+	    i--;
+	    continue;
+	}
 	if (i + 1 >= objc) {
 	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
 		    "missing value for option \"%s\"", f->name));
@@ -2155,7 +2225,6 @@ VerbsParseOptions(
 	if (SetField(interp, &what, f, objv[i + 1], record) != TCL_OK) {
 	    return TCL_ERROR;
 	}
-	given |= ((uint64_t) 1) << index;
     }
     for (f = options, index = 0; f->name; f++, index++) {
 	if ((f->flags & VF_REQUIRED) && !(given & (((uint64_t) 1) << index))) {
@@ -2171,16 +2240,18 @@ VerbsParseOptions(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsUsage --
+ * VerbsUsage, VerbsUsageError --
  *
  *	The usage of a command from its fixed words and its option rows:
  *	"pd -length bytes ?-access flags? ?-command name?".
+ *	VerbsUsageError: the "wrong # args" error that shows it, after the
+ *	first skip words of objv.
  *
  * Results:
- *	A new Tcl_Obj.
+ *	VerbsUsage: a new Tcl_Obj.  VerbsUsageError: TCL_ERROR.
  *
  * Side effects:
- *	None.
+ *	VerbsUsageError sets the interp's result.
  *
  *----------------------------------------------------------------------
  */
@@ -2213,9 +2284,28 @@ VerbsUsage(
 	    if (Tcl_GetCharLength(usage) > 0) {
 		Tcl_AppendToObj(usage, " ", 1);
 	    }
+	    if (f->flags & VF_SWITCH) {
+		Tcl_AppendPrintfToObj(usage, "?%s?", f->name);
+		continue;
+	    }
 	    Tcl_AppendPrintfToObj(usage, required ? "%s %.*s" : "?%s %.*s?",
 		    f->name, len < 0 ? (int) strlen(arg) : len, arg);
 	}
     }
     return usage;
+}
+
+int
+VerbsUsageError(
+    Tcl_Interp *interp,
+    int skip,
+    Tcl_Obj *const objv[],
+    const char *fixed,
+    const VerbsField *options)
+{
+    Tcl_Obj *usage = VerbsUsage(fixed, options);
+
+    Tcl_WrongNumArgs(interp, skip, objv, Tcl_GetString(usage));
+    Tcl_DecrRefCount(usage);
+    return TCL_ERROR;
 }

@@ -314,7 +314,8 @@ PollCq(
 		    "send_burst: polled a completion of QP %u, which is not "
 		    "in the burst (see -completions); give the burst QPs CQs "
 		    "of their own", wc[i].qp_num));
-	    Tcl_SetErrorCode(b->interp, "VERBS", "BURST", "FOREIGN", NULL);
+	    Tcl_SetObjErrorCode(b->interp, Tcl_ObjPrintf("VERBS FOREIGN %u",
+		    wc[i].qp_num));
 	    return Unaccounted(b, wc + i, n - i);
 	}
 	if ((wc[i].wr_id & ~SEQ(wc[i].wr_id)) != b->tag) {
@@ -437,41 +438,46 @@ GetQps(
 }
 
 /*
- * The options of a burst.  -count, -depth, -signal and -batch are limited
- * by the QPs, so they are read after the parse (BurstLimits).
+ * The options of a burst.  -depth and -signal are limited by the QPs, so
+ * their limits are checked after the parse (BurstLimits); NOT_GIVEN marks
+ * an integer option that was not given.  -peer is a QP or a list of them,
+ * one per sending QP (GetQps).
  */
+
+#define NOT_GIVEN (~(uint64_t) 0)
 
 typedef struct {
     VerbsObj *ah;
-    Tcl_Obj *batch, *count, *depth;
+    uint64_t batch, count, depth;
     uint32_t imm_data;
     int inline_;
     uint64_t opcode;
     Tcl_Obj *peer;
-    Tcl_Obj *peer_sge;
+    VerbsSgeArg peer_sge;
     uint64_t remote_addr;
     uint64_t remote_qkey, remote_qpn;
     uint32_t rkey;
-    Tcl_Obj *sge, *signal;
+    VerbsSgeArg sge;
+    uint64_t signal;
     int timeout;
 } BurstArgs;
 
 static const VerbsField burstOptions[] = {
     VERBS_OPTION(BurstArgs, ah, VF_OBJ, &verbsAhClass, "ah"),
-    VERBS_OPTION(BurstArgs, batch, VF_TCLOBJ, NULL, "n"),
-    VERBS_OPTION(BurstArgs, count, VF_TCLOBJ, NULL, "n"),
-    VERBS_OPTION(BurstArgs, depth, VF_TCLOBJ, NULL, "n"),
+    VERBS_OPTION_MAX(BurstArgs, batch, MAX_BATCH, "n"),
+    VERBS_OPTION_MAX(BurstArgs, count, SEQ(~(uint64_t) 0), "n"),
+    VERBS_OPTION_MAX(BurstArgs, depth, UINT32_MAX, "n"),
     VERBS_OPTION(BurstArgs, imm_data, VF_UINT, NULL, "n"),
     VERBS_OPTION_NAMED("-inline", BurstArgs, inline_, VF_BOOL, NULL, "bool"),
     VERBS_OPTION(BurstArgs, opcode, VF_ENUM, verbsWrOpcode, "opcode"),
     VERBS_OPTION(BurstArgs, peer, VF_TCLOBJ, NULL, "qp"),
-    VERBS_OPTION(BurstArgs, peer_sge, VF_TCLOBJ, NULL, "sge"),
+    VERBS_OPTION_PARSE(BurstArgs, peer_sge, VerbsParseSge, 0, "sge"),
     VERBS_OPTION(BurstArgs, remote_addr, VF_UINT, NULL, "addr"),
     VERBS_OPTION_MAX(BurstArgs, remote_qkey, UINT32_MAX, "qkey"),
     VERBS_OPTION_MAX(BurstArgs, remote_qpn, 0xffffff, "qpn"),
     VERBS_OPTION(BurstArgs, rkey, VF_UINT, NULL, "rkey"),
-    VERBS_OPTION(BurstArgs, sge, VF_TCLOBJ, NULL, "sge"),
-    VERBS_OPTION(BurstArgs, signal, VF_TCLOBJ, NULL, "n"),
+    VERBS_OPTION_PARSE(BurstArgs, sge, VerbsParseSge, 0, "sge"),
+    VERBS_OPTION_MAX(BurstArgs, signal, UINT32_MAX, "n"),
     VERBS_OPTION(BurstArgs, timeout, VF_TIMEOUT, NULL, "ms"),
     VERBS_FIELD_END
 };
@@ -547,39 +553,32 @@ BurstLimits(
     const BurstArgs *a,
     uint64_t maxDepth)
 {
-    uint64_t u, opcode = a->opcode;
+    uint64_t opcode = a->opcode;
     int k;
 
     b->depth = (int) maxDepth;
-    if (VerbsGetUInt(interp, "-count", a->count, SEQ(~(uint64_t) 0),
-	    &b->count) != TCL_OK
-	    || VerbsGetSge(interp, "-sge", a->sge, &b->sge, NULL) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (a->depth) {
-	if (VerbsGetUInt(interp, "-depth", a->depth, maxDepth, &u) != TCL_OK) {
+    b->count = a->count;
+    b->sge = a->sge.sge;
+    if (a->depth != NOT_GIVEN) {
+	if (VerbsCheckMax(interp, "-depth", a->depth, maxDepth) != TCL_OK) {
 	    return TCL_ERROR;
 	}
-	b->depth = (int) u;
+	b->depth = (int) a->depth;
     }
     if (b->depth < 1) {
 	b->depth = 1;
     }
     b->signal = b->depth < 16 ? b->depth : 16;
-    if (a->signal) {
-	if (VerbsGetUInt(interp, "-signal", a->signal, b->depth, &u)
+    if (a->signal != NOT_GIVEN) {
+	if (VerbsCheckMax(interp, "-signal", a->signal, (uint64_t) b->depth)
 		!= TCL_OK) {
 	    return TCL_ERROR;
 	}
-	b->signal = u ? (int) u : 1;
+	b->signal = a->signal ? (int) a->signal : 1;
     }
     b->batch = b->signal;
-    if (a->batch) {
-	if (VerbsGetUInt(interp, "-batch", a->batch, MAX_BATCH, &u)
-		!= TCL_OK) {
-	    return TCL_ERROR;
-	}
-	b->batch = u ? (int) u : 1;
+    if (a->batch != NOT_GIVEN) {
+	b->batch = a->batch ? (int) a->batch : 1;
     }
     if (b->batch > MAX_BATCH) {
 	b->batch = MAX_BATCH;
@@ -646,14 +645,11 @@ BurstPeers(
 	}
 	b->q[k].recvDepth = (int) init.cap.max_recv_wr;
     }
-    if (a->peer_sge == NULL) {
+    if (a->peer_sge.mr == NULL) {
 	return VerbsArgError(interp, "-peer_sge", NULL,
 		"-peer needs -peer_sge: where the peer receives");
     }
-    if (VerbsGetSge(interp, "-peer_sge", a->peer_sge, &b->rsge, NULL)
-	    != TCL_OK) {
-	return TCL_ERROR;
-    }
+    b->rsge = a->peer_sge.sge;
     for (i = 0; i < MAX_BATCH; i++) {
 	b->rwr[i].sg_list = &b->rsge;
 	b->rwr[i].num_sge = 1;
@@ -856,6 +852,7 @@ SendBurst(
     struct timespec t0, t1;
 
     memset(&a, 0, sizeof(a));
+    a.batch = a.count = a.depth = a.signal = NOT_GIVEN;
     a.opcode = IBV_WR_SEND;
     a.remote_qkey = NO_QKEY;
     a.remote_qpn = NO_QKEY;
@@ -864,8 +861,9 @@ SendBurst(
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (a.count == NULL || a.sge == NULL) {
-	return VerbsArgError(interp, a.count ? "-sge" : "-count", NULL,
+    if (a.count == NOT_GIVEN || a.sge.mr == NULL) {
+	return VerbsArgError(interp, a.count != NOT_GIVEN ? "-sge" : "-count",
+		NULL,
 		"send_burst needs -count and -sge");
     }
     if (one || Tcl_ListObjLength(NULL, qpsObj, &nqp) != TCL_OK

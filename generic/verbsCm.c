@@ -65,7 +65,7 @@ static const VerbsField cmChannelCget[] = {
 static Tcl_ObjCmdProc CmChannelCmd, CmCreateEpCmd, CmDevicesCmd,
 	CmEventStrCmd, CmGetAddrInfoCmd, CmIdCmd;
 
-static const VerbsCtor cmChannelCtors[] = {
+static const VerbsCommand cmChannelCommands[] = {
     {"channel", CmChannelCmd}, {"devices", CmDevicesCmd},
     {"event_str", CmEventStrCmd}, {"getaddrinfo", CmGetAddrInfoCmd},
     {NULL, NULL}
@@ -116,7 +116,7 @@ static const VerbsField cmIdCget[] = {
     VERBS_FIELD_END
 };
 
-static const VerbsCtor cmIdCtors[] = {
+static const VerbsCommand cmIdCommands[] = {
     {"id", CmIdCmd}, {"create_ep", CmCreateEpCmd}, {NULL, NULL}
 };
 
@@ -843,13 +843,24 @@ CmIdFree(
 }
 
 const VerbsType verbsCmChannelClass = {
-    "cmchannel", sizeof(VerbsCmChannel), cmChannelMethods, cmChannelCget,
-    CmChannelFree, CmChannelEvent, "cm", cmChannelCtors
+    .name = "cmchannel",
+    .size = sizeof(VerbsCmChannel),
+    .methods = cmChannelMethods,
+    .cget = cmChannelCget,
+    .freeProc = CmChannelFree,
+    .eventProc = CmChannelEvent,
+    .ensemble = "cm",
+    .commands = cmChannelCommands,
 };
 
 const VerbsType verbsCmIdClass = {
-    "cmid", sizeof(VerbsCmId), cmIdMethods, cmIdCget, CmIdFree, NULL, "cm",
-    cmIdCtors
+    .name = "cmid",
+    .size = sizeof(VerbsCmId),
+    .methods = cmIdMethods,
+    .cget = cmIdCget,
+    .freeProc = CmIdFree,
+    .ensemble = "cm",
+    .commands = cmIdCommands,
 };
 
 /*

@@ -51,7 +51,7 @@ static const VerbsField cqCget[] = {
 static Tcl_ObjCmdProc ChannelCreateCmd, CqCreateCmd;
 
 
-static const VerbsCtor cqCtors[] = {
+static const VerbsCommand cqCommands[] = {
     {"create", CqCreateCmd}, {NULL, NULL}
 };
 
@@ -72,7 +72,7 @@ static const VerbsField channelCget[] = {
     VERBS_FIELD_END
 };
 
-static const VerbsCtor channelCtors[] = {
+static const VerbsCommand channelCommands[] = {
     {"create", ChannelCreateCmd}, {NULL, NULL}
 };
 
@@ -109,8 +109,96 @@ CqFree(
 }
 
 const VerbsType verbsCqClass = {
-    "cq", sizeof(VerbsCq), cqMethods, cqCget, CqFree, NULL, NULL, cqCtors
+    .name = "cq",
+    .size = sizeof(VerbsCq),
+    .methods = cqMethods,
+    .cget = cqCget,
+    .freeProc = CqFree,
+    .commands = cqCommands,
 };
+
+/*
+ * The options of verbs::cq create.
+ */
+
+typedef struct {
+    VerbsCreateHead head;
+    VerbsObj *channel;
+    uint64_t comp_vector, cqe;
+    VerbsObj *parent_domain;
+    uint64_t wc_flags;
+} CqArgs;
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CqMakeEx --
+ *
+ *	An extended CQ (ibv_create_cq_ex, or the maker's create proc): on
+ *	a parent domain, with -wc_flags, or for a provider.  The CQ's
+ *	context pointer is its object, so that a completion event names
+ *	the CQ it is for.  Without -wc_flags it is polled as a plain one.
+ *
+ * Results:
+ *	A standard Tcl result; c->cq (and c->cqx with -wc_flags) set.
+ *
+ * Side effects:
+ *	Creates the CQ; a parent domain's allocator may run scripts.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CqMakeEx(
+    Tcl_Interp *interp,
+    VerbsContext *ctx,
+    VerbsCq *c,
+    const CqArgs *a,
+    VerbsChannel *ch,
+    VerbsPd *pd,		/* A parent domain, or NULL. */
+    const VerbsCqMaker *maker)
+{
+    const char *call = maker ? maker->call : "ibv_create_cq_ex";
+    struct ibv_cq_init_attr_ex ex;
+    VerbsObj *held[2];
+    int closed;
+
+    held[0] = pd ? &pd->obj : NULL;
+    held[1] = ch ? &ch->obj : NULL;
+    memset(&ex, 0, sizeof(ex));
+    ex.cqe = (uint32_t) a->cqe;
+    ex.cq_context = c;
+    ex.channel = ch ? ch->channel : NULL;
+    ex.comp_vector = (uint32_t) a->comp_vector;
+    ex.wc_flags = a->wc_flags != NO_WC_FLAGS ? a->wc_flags
+	    : IBV_WC_STANDARD_FLAGS;
+    if (pd) {
+	ex.comp_mask = IBV_CQ_INIT_ATTR_MASK_PD;
+	ex.parent_domain = pd->pd;
+    }
+    VerbsObjHold(held, 2);
+    c->cqx = maker ? maker->create(ctx->ctx, &ex, maker->clientData)
+	    : ibv_create_cq_ex(ctx->ctx, &ex);
+    if (c->cqx == NULL) {
+	VerbsObjUnhold(held, 2);
+	return VerbsSysError(interp, call, &ctx->obj, NULL, errno);
+    }
+    closed = VerbsObjCheckHeld(interp, held, 2, call);
+    if (closed != TCL_OK) {
+	ibv_destroy_cq(ibv_cq_ex_to_cq(c->cqx));
+    }
+    VerbsObjUnhold(held, 2);
+    if (closed != TCL_OK) {
+	return TCL_ERROR;
+    }
+    c->cq = ibv_cq_ex_to_cq(c->cqx);
+    if (a->wc_flags == NO_WC_FLAGS) {
+	c->cqx = NULL;
+    } else {
+	c->wcFlags = a->wc_flags;
+    }
+    return TCL_OK;
+}
 
 /*
  *----------------------------------------------------------------------
@@ -148,13 +236,6 @@ VerbsCqCreate(
     Tcl_Obj *const objv[],
     const VerbsCqMaker *maker)
 {
-    typedef struct {
-	VerbsCreateHead head;
-	VerbsObj *channel;
-	uint64_t comp_vector, cqe;
-	VerbsObj *parent_domain;
-	uint64_t wc_flags;
-    } CqArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(CqArgs, channel, VF_OBJ, &verbsChannelClass, "channel"),
 	VERBS_OPTION_COMMAND,
@@ -200,47 +281,9 @@ VerbsCqCreate(
 
     c = (VerbsCq *) VerbsObjNew(&verbsCqClass);
     if (args.wc_flags != NO_WC_FLAGS || pd || maker) {
-	struct ibv_cq_init_attr_ex ex;
-	VerbsObj *held[] = {pd ? &pd->obj : NULL, ch ? &ch->obj : NULL};
-	int closed;
-
-	memset(&ex, 0, sizeof(ex));
-	ex.cqe = (uint32_t) args.cqe;
-	ex.cq_context = c;
-	ex.channel = ch ? ch->channel : NULL;
-	ex.comp_vector = (uint32_t) args.comp_vector;
-	ex.wc_flags = args.wc_flags != NO_WC_FLAGS ? args.wc_flags
-		: IBV_WC_STANDARD_FLAGS;
-	if (pd) {
-	    ex.comp_mask = IBV_CQ_INIT_ATTR_MASK_PD;
-	    ex.parent_domain = pd->pd;
-	}
-
-	/* A parent domain's allocator may run scripts. */
-	VerbsObjHold(held, 2);
-	c->cqx = maker ? maker->create(ctx->ctx, &ex, maker->clientData)
-		: ibv_create_cq_ex(ctx->ctx, &ex);
-	if (c->cqx == NULL) {
-	    VerbsObjUnhold(held, 2);
-	    ckfree(c);
-	    return VerbsSysError(interp, maker ? maker->call
-		    : "ibv_create_cq_ex", &ctx->obj, NULL, errno);
-	}
-	closed = VerbsObjCheckHeld(interp, held, 2, maker ? maker->call
-		: "ibv_create_cq_ex");
-	if (closed != TCL_OK) {
-	    ibv_destroy_cq(ibv_cq_ex_to_cq(c->cqx));
-	}
-	VerbsObjUnhold(held, 2);
-	if (closed != TCL_OK) {
+	if (CqMakeEx(interp, ctx, c, &args, ch, pd, maker) != TCL_OK) {
 	    ckfree(c);
 	    return TCL_ERROR;
-	}
-	c->cq = ibv_cq_ex_to_cq(c->cqx);
-	if (args.wc_flags == NO_WC_FLAGS) {
-	    c->cqx = NULL;
-	} else {
-	    c->wcFlags = args.wc_flags;
 	}
     } else {
 	c->cq = ibv_create_cq(ctx->ctx, (int) args.cqe, c,
@@ -295,47 +338,52 @@ VerbsCqCreate(
 #define MAX_FIELDS 16
 
 typedef struct WcFields {
-    int n;
+    int n;			/* -1: not given (dicts). */
     const VerbsField *f[MAX_FIELDS];
 } WcFields;
+
+#define WC_FIELDS(w) ((w).n >= 0 ? &(w) : NULL)
 
 /*
  *----------------------------------------------------------------------
  *
- * GetWcFields --
+ * ParseWcFields --
  *
- *	A -fields value: a list of work completion field names.
+ *	A -fields value: a list of work completion field names (a
+ *	VerbsSetProc into a WcFields).
  *
  * Results:
  *	A standard Tcl result.
  *
  * Side effects:
- *	Fills *fields.
+ *	Fills the WcFields.
  *
  *----------------------------------------------------------------------
  */
 
 static int
-GetWcFields(
+ParseWcFields(
     Tcl_Interp *interp,
+    const char *key,
     Tcl_Obj *listObj,
-    WcFields *fields)
+    void *memberPtr)		/* WcFields. */
 {
+    WcFields *fields = (WcFields *) memberPtr;
     Tcl_Obj **elems;
     Tcl_Size n, i;
     int index;
 
     if (Tcl_ListObjGetElements(NULL, listObj, &n, &elems) != TCL_OK
 	    || n > MAX_FIELDS) {
-	return VerbsArgError(interp, "-fields", listObj, "bad -fields \"%s\": "
-		"must be a list of at most %d work completion fields",
+	return VerbsArgError(interp, key, listObj, "bad %s \"%s\": must be "
+		"a list of at most %d work completion fields", key,
 		Tcl_GetString(listObj), MAX_FIELDS);
     }
     for (i = 0; i < n; i++) {
 	if (Tcl_GetIndexFromObjStruct(interp, elems[i],
 		verbsWcStruct.fields, sizeof(VerbsField), "field", 0, &index)
 		!= TCL_OK) {
-	    Tcl_SetErrorCode(interp, "VERBS", "ARG", "-fields",
+	    Tcl_SetErrorCode(interp, "VERBS", "ARG", key,
 		    Tcl_GetString(elems[i]), NULL);
 	    return TCL_ERROR;
 	}
@@ -710,28 +758,28 @@ CqPoll(
     int objc,
     Tcl_Obj *const objv[])
 {
+    typedef struct {
+	WcFields fields;
+    } PollArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION_PARSE(PollArgs, fields, ParseWcFields, 0, "names"),
+	VERBS_FIELD_END
+    };
     VerbsCq *c = (VerbsCq *) objPtr;
     uint64_t max = (uint64_t) c->cq->cqe;
+    PollArgs args;
     Tcl_Obj *list;
-    WcFields fields;
-    int i = 2;
+    int first = 2 + objc % 2;
 
-    if (objc % 2 == 1 && VerbsGetUInt(interp, "max", objv[i++], INT32_MAX,
-	    &max) != TCL_OK) {
+    args.fields.n = -1;
+    if ((first == 3 && VerbsGetUInt(interp, "max", objv[2], INT32_MAX,
+	    &max) != TCL_OK)
+	    || VerbsParseOptions(interp, objc, objv, first, options, &args)
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (i < objc) {
-	if (strcmp(Tcl_GetString(objv[i]), "-fields") != 0) {
-	    return VerbsArgError(interp, Tcl_GetString(objv[i]), NULL,
-		    "bad option \"%s\": must be -fields",
-		    Tcl_GetString(objv[i]));
-	}
-	if (GetWcFields(interp, objv[i + 1], &fields) != TCL_OK) {
-	    return TCL_ERROR;
-	}
-    }
     list = Tcl_NewObj();
-    if (PollInto(interp, c, (int) max, list, 0, i < objc ? &fields : NULL)
+    if (PollInto(interp, c, (int) max, list, 0, WC_FIELDS(args.fields))
 	    < 0) {
 	return VerbsErrorCompletions(interp, list);
     }
@@ -786,23 +834,25 @@ CqWait(
 {
     typedef struct {
 	int check;
-	Tcl_Obj *fields;
+	WcFields fields;
 	int timeout;
     } WaitArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(WaitArgs, check, VF_BOOL, NULL, "bool"),
-	VERBS_OPTION(WaitArgs, fields, VF_TCLOBJ, NULL, "names"),
+	VERBS_OPTION_PARSE(WaitArgs, fields, ParseWcFields, 0, "names"),
 	VERBS_OPTION(WaitArgs, timeout, VF_TIMEOUT, NULL, "ms"),
 	VERBS_FIELD_END
     };
-    WaitArgs args = {0, NULL, 5000};
-    WcFields fields;
+    WaitArgs args;
     VerbsCq *c = (VerbsCq *) objPtr;
     Tcl_Obj *list;
     uint64_t count;
     int timeout, check, got = 0, n, started;
     double deadline, nextPump, spinUntil;
 
+    args.check = 0;
+    args.fields.n = -1;
+    args.timeout = 5000;
     if ((objc % 2) != 1) {
 	Tcl_WrongNumArgs(interp, 2, objv,
 		"count ?-timeout ms? ?-check bool? ?-fields names?");
@@ -810,8 +860,7 @@ CqWait(
     }
     if (VerbsGetUInt(interp, "count", objv[2], INT32_MAX, &count) != TCL_OK
 	    || VerbsParseOptions(interp, objc, objv, 3, options, &args)
-	    != TCL_OK || (args.fields
-	    && GetWcFields(interp, args.fields, &fields) != TCL_OK)) {
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
     timeout = args.timeout;
@@ -821,7 +870,7 @@ CqWait(
     started = 0;
     while ((uint64_t) got < count) {
 	n = PollInto(interp, c, (int) count - got, list, check,
-		args.fields ? &fields : NULL);
+		WC_FIELDS(args.fields));
 	if (n < 0) {
 	    return VerbsErrorCompletions(interp, list);
 	}
@@ -1039,8 +1088,13 @@ ChannelEvent(
 }
 
 const VerbsType verbsChannelClass = {
-    "channel", sizeof(VerbsChannel), channelMethods, channelCget,
-    ChannelFree, ChannelEvent, NULL, channelCtors
+    .name = "channel",
+    .size = sizeof(VerbsChannel),
+    .methods = channelMethods,
+    .cget = channelCget,
+    .freeProc = ChannelFree,
+    .eventProc = ChannelEvent,
+    .commands = channelCommands,
 };
 
 /*

@@ -60,7 +60,7 @@ static VerbsOpenProc OpenPlain;
 static int	RegisterContext(Tcl_Interp *interp, struct ibv_context *ctx,
 		    Tcl_Obj *nameObj);
 
-static const VerbsCtor contextCtors[] = {
+static const VerbsCommand contextCommands[] = {
     {"import", ContextImportCmd}, {"open", ContextOpenCmd}, {NULL, NULL}
 };
 
@@ -224,8 +224,13 @@ ContextEvent(
 }
 
 const VerbsType verbsContextClass = {
-    "context", sizeof(VerbsContext), contextMethods, contextCget,
-    ContextFree, ContextEvent, NULL, contextCtors
+    .name = "context",
+    .size = sizeof(VerbsContext),
+    .methods = contextMethods,
+    .cget = contextCget,
+    .freeProc = ContextFree,
+    .eventProc = ContextEvent,
+    .commands = contextCommands,
 };
 
 /*

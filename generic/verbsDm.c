@@ -38,8 +38,9 @@ static const VerbsField dmCget[] = {
 
 static Tcl_ObjCmdProc DmAllocCmd, DmImportCmd;
 
-static const VerbsCtor dmCtors[] = {
-    {"alloc", DmAllocCmd}, {"import", DmImportCmd}, {NULL, NULL}
+static const VerbsCommand dmCommands[] = {
+    {"alloc", DmAllocCmd}, {"create", DmAllocCmd}, {"import", DmImportCmd},
+    {NULL, NULL}
 };
 
 /*
@@ -73,7 +74,12 @@ DmFree(
 }
 
 const VerbsType verbsDmClass = {
-    "dm", sizeof(VerbsDm), dmMethods, dmCget, DmFree, NULL, NULL, dmCtors
+    .name = "dm",
+    .size = sizeof(VerbsDm),
+    .methods = dmMethods,
+    .cget = dmCget,
+    .freeProc = DmFree,
+    .commands = dmCommands,
 };
 
 /*

@@ -314,7 +314,7 @@ static const VerbsField flowCget[] = {
 static Tcl_ObjCmdProc FlowCreateCmd, FlowPackCmd, CountersCreateCmd,
 	FlowActionEspCmd;
 
-static const VerbsCtor flowCtors[] = {
+static const VerbsCommand flowCommands[] = {
     {"create", FlowCreateCmd}, {"pack", FlowPackCmd}, {NULL, NULL}
 };
 
@@ -338,8 +338,12 @@ FlowFree(
 }
 
 const VerbsType verbsFlowClass = {
-    "flow", sizeof(VerbsFlow), flowMethods, flowCget, FlowFree, NULL, NULL,
-    flowCtors
+    .name = "flow",
+    .size = sizeof(VerbsFlow),
+    .methods = flowMethods,
+    .cget = flowCget,
+    .freeProc = FlowFree,
+    .commands = flowCommands,
 };
 
 static const VerbsMethod countersMethods[] = {
@@ -358,7 +362,7 @@ static const VerbsField countersCget[] = {
     VERBS_FIELD_END
 };
 
-static const VerbsCtor countersCtors[] = {
+static const VerbsCommand countersCommands[] = {
     {"create", CountersCreateCmd}, {NULL, NULL}
 };
 
@@ -370,8 +374,12 @@ CountersFree(
 }
 
 const VerbsType verbsCountersClass = {
-    "counters", sizeof(VerbsCounters), countersMethods, countersCget,
-    CountersFree, NULL, NULL, countersCtors
+    .name = "counters",
+    .size = sizeof(VerbsCounters),
+    .methods = countersMethods,
+    .cget = countersCget,
+    .freeProc = CountersFree,
+    .commands = countersCommands,
 };
 
 static const VerbsMethod flowActionMethods[] = {
@@ -388,7 +396,7 @@ static const VerbsField flowActionCget[] = {
     VERBS_FIELD_END
 };
 
-static const VerbsCtor flowActionCtors[] = {
+static const VerbsCommand flowActionCommands[] = {
     {"esp", FlowActionEspCmd}, {NULL, NULL}
 };
 
@@ -400,8 +408,12 @@ FlowActionFree(
 }
 
 const VerbsType verbsFlowActionClass = {
-    "flowaction", sizeof(VerbsFlowAction), flowActionMethods,
-    flowActionCget, FlowActionFree, NULL, NULL, flowActionCtors
+    .name = "flowaction",
+    .size = sizeof(VerbsFlowAction),
+    .methods = flowActionMethods,
+    .cget = flowActionCget,
+    .freeProc = FlowActionFree,
+    .commands = flowActionCommands,
 };
 
 /*

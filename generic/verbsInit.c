@@ -27,9 +27,9 @@ const VerbsProvider *const verbsProviders[] = {
 /*
  *----------------------------------------------------------------------
  *
- * AddConstructors --
+ * AddCommands --
  *
- *	Put a type's constructors into the namespace of its ensemble,
+ *	Put a type's commands into the namespace of its ensemble,
  *	::verbs::ENSEMBLE ("create" of verbs::pd, "id" of verbs::cm).
  *
  * Results:
@@ -42,13 +42,13 @@ const VerbsProvider *const verbsProviders[] = {
  */
 
 static int
-AddConstructors(
+AddCommands(
     Tcl_Interp *interp,
     const VerbsType *typePtr)
 {
     const char *ens = typePtr->ensemble ? typePtr->ensemble : typePtr->name;
     Tcl_Obj *nsName = Tcl_ObjPrintf("::verbs::%s", ens);
-    const VerbsCtor *c;
+    const VerbsCommand *c;
     int result = TCL_ERROR;
 
     Tcl_IncrRefCount(nsName);
@@ -57,7 +57,7 @@ AddConstructors(
 	    == NULL) {
 	goto done;
     }
-    for (c = typePtr->ctors; c->name; c++) {
+    for (c = typePtr->commands; c->name; c++) {
 	Tcl_Obj *cmdName = Tcl_ObjPrintf("%s::%s", Tcl_GetString(nsName),
 		c->name);
 
@@ -114,7 +114,7 @@ MakeEnsemble(
  *
  * Verbs_Init --
  *
- *	Package entry point.  Every type with constructors gets its
+ *	Package entry point.  Every type with commands gets its
  *	ensemble (verbs::pd, verbs::cm, ...); they and the plain commands
  *	are exported from ::verbs, which is itself an ensemble, so
  *	[verbs pd create ...] and [verbs::pd create ...] are the same.
@@ -134,14 +134,14 @@ VERBS_EXPORT int
 Verbs_Init(
     Tcl_Interp *interp)
 {
-    static const VerbsCtor plain[] = {
+    static const VerbsCommand plain[] = {
 	{"devices", VerbsDevicesCmd}, {"fork_init", VerbsForkInitCmd},
 	{"fork_status", VerbsForkStatusCmd}, {"objects", VerbsObjectsCmd},
 	{"send_burst", VerbsSendBurstCmd}, {NULL, NULL}
     };
     const VerbsType *const *t;
     const VerbsProvider *const *p;
-    const VerbsCtor *c;
+    const VerbsCommand *c;
     Tcl_Namespace *verbsNs;
 
     if (Tcl_InitStubs(interp, "8.6-10", 0) == NULL) {
@@ -154,7 +154,7 @@ Verbs_Init(
 	return TCL_ERROR;
     }
     for (t = verbsTypes; *t; t++) {
-	if ((*t)->ctors && AddConstructors(interp, *t) != TCL_OK) {
+	if ((*t)->commands && AddCommands(interp, *t) != TCL_OK) {
 	    return TCL_ERROR;
 	}
     }
@@ -163,7 +163,7 @@ Verbs_Init(
 	Tcl_Obj *nsName;
 	int result;
 
-	if ((*t)->ctors == NULL) {
+	if ((*t)->commands == NULL) {
 	    continue;
 	}
 	nsName = Tcl_ObjPrintf("::verbs::%s", ens);

@@ -115,7 +115,7 @@ Stamp(void)
  *
  * GetBuffer --
  *
- *	An {MR OFFSET LENGTH} option value: the SGE, and the address of
+ *	An {MR OFFSET LENGTH} option, parsed: the SGE, and the address of
  *	its last byte (polled for WRITE, carrying the sequence number),
  *	which must be memory of this process.
  *
@@ -132,18 +132,16 @@ static int
 GetBuffer(
     Tcl_Interp *interp,
     const char *option,
-    Tcl_Obj *valueObj,
+    const VerbsSgeArg *a,
     LatSide *s)
 {
-    VerbsMr *m;
+    VerbsMr *m = a->mr;
 
-    if (VerbsGetSge(interp, option, valueObj, &s->sge, &m) != TCL_OK) {
-	return TCL_ERROR;
-    }
+    s->sge = a->sge;
     if (s->sge.length == 0 || m->buf == NULL) {
-	return VerbsArgError(interp, option, valueObj, "bad %s \"%s\": "
+	return VerbsArgError(interp, option, a->valueObj, "bad %s \"%s\": "
 		"latency needs at least one byte of memory of this process",
-		option, Tcl_GetString(valueObj));
+		option, Tcl_GetString(a->valueObj));
     }
     s->last = m->buf + (s->sge.addr - VerbsMrBase(m)) + s->sge.length - 1;
     s->rkey = m->mr->rkey;	/* Where the peer writes, with -peer. */
@@ -176,7 +174,8 @@ Fail(
 	Tcl_SetObjResult(l->interp, Tcl_ObjPrintf("latency: polled a "
 		"completion of QP %u, which is not in the test (it is lost); "
 		"give the QPs CQs of their own", wc->qp_num));
-	Tcl_SetErrorCode(l->interp, "VERBS", "BURST", "FOREIGN", NULL);
+	Tcl_SetObjErrorCode(l->interp, Tcl_ObjPrintf("VERBS FOREIGN %u",
+		wc->qp_num));
 	return TCL_ERROR;
     }
     return VerbsWcError(l->interp, &q->obj, wc, wc->wr_id & ~LAT_TAG);
@@ -409,29 +408,31 @@ CompareDouble(
  * The options of [$qp latency].
  */
 
+#define NOT_GIVEN (~(uint64_t) 0)	/* -iters was not given. */
+
 typedef struct {
     int inline_;
-    Tcl_Obj *iters;
+    uint64_t iters;		/* NOT_GIVEN: not given. */
     uint64_t opcode;
     VerbsObj *peer;
-    Tcl_Obj *peer_sge;
+    VerbsSgeArg peer_sge;
     uint64_t remote_addr;
     uint32_t rkey;
     int server;
-    Tcl_Obj *sge;
+    VerbsSgeArg sge;
     int timeout;
 } LatArgs;
 
 static const VerbsField latOptions[] = {
     VERBS_OPTION_NAMED("-inline", LatArgs, inline_, VF_BOOL, NULL, "bool"),
-    VERBS_OPTION(LatArgs, iters, VF_TCLOBJ, NULL, "n"),
+    VERBS_OPTION_MAX(LatArgs, iters, 100000000, "n"),
     VERBS_OPTION(LatArgs, opcode, VF_ENUM, verbsWrOpcode, "opcode"),
     VERBS_OPTION(LatArgs, peer, VF_OBJ, &verbsQpClass, "qp"),
-    VERBS_OPTION(LatArgs, peer_sge, VF_TCLOBJ, NULL, "sge"),
+    VERBS_OPTION_PARSE(LatArgs, peer_sge, VerbsParseSge, 0, "sge"),
     VERBS_OPTION(LatArgs, remote_addr, VF_UINT, NULL, "addr"),
     VERBS_OPTION(LatArgs, rkey, VF_UINT, NULL, "rkey"),
     VERBS_OPTION(LatArgs, server, VF_BOOL, NULL, "bool"),
-    VERBS_OPTION(LatArgs, sge, VF_TCLOBJ, NULL, "sge"),
+    VERBS_OPTION_PARSE(LatArgs, sge, VerbsParseSge, 0, "sge"),
     VERBS_OPTION(LatArgs, timeout, VF_TIMEOUT, NULL, "ms"),
     VERBS_FIELD_END
 };
@@ -483,8 +484,8 @@ LatSides(
 		    "latency posts its receives to the queue pair, which "
 		    "takes them from an srq");
 	}
-	if (GetBuffer(interp, j ? "-peer_sge" : "-sge", j ? a->peer_sge
-		: a->sge, s) != TCL_OK) {
+	if (GetBuffer(interp, j ? "-peer_sge" : "-sge", j ? &a->peer_sge
+		: &a->sge, s) != TCL_OK) {
 	    return TCL_ERROR;
 	}
 	err = ibv_query_qp(s->qp->qp, &attr, IBV_QP_CAP, &init);
@@ -706,6 +707,7 @@ VerbsQpLatency(
     int result;
 
     memset(&a, 0, sizeof(a));
+    a.iters = NOT_GIVEN;
     a.opcode = IBV_WR_SEND;
     a.timeout = 5000;
     if ((objc % 2) != 0) {
@@ -716,17 +718,19 @@ VerbsQpLatency(
     if (VerbsParseOptions(interp, objc, objv, 2, latOptions, &a) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (a.iters == NULL || a.sge == NULL) {
-	return VerbsArgError(interp, a.iters ? "-sge" : "-iters", NULL,
-		"latency needs -iters and -sge");
+    if (a.iters == NOT_GIVEN || a.sge.mr == NULL) {
+	return VerbsArgError(interp, a.iters != NOT_GIVEN ? "-sge" : "-iters",
+		NULL, "latency needs -iters and -sge");
     }
-    if (VerbsGetUInt(interp, "-iters", a.iters, 100000000, &iters)
-	    != TCL_OK) {
-	return TCL_ERROR;
-    }
+    iters = a.iters;
     if (iters == 0) {
-	return VerbsArgError(interp, "-iters", a.iters,
+	Tcl_Obj *zero = Tcl_NewIntObj(0);
+
+	Tcl_IncrRefCount(zero);
+	VerbsArgError(interp, "-iters", zero,
 		"latency needs at least one iteration");
+	Tcl_DecrRefCount(zero);
+	return TCL_ERROR;
     }
     if (a.opcode != IBV_WR_SEND && a.opcode != IBV_WR_RDMA_WRITE) {
 	Tcl_Obj *name = VerbsEnumObj(verbsWrOpcode, a.opcode);
@@ -749,7 +753,7 @@ VerbsQpLatency(
 		"-server is for a remote peer: with -peer this call drives "
 		"both sides");
     }
-    if (a.peer && a.peer_sge == NULL) {
+    if (a.peer && a.peer_sge.mr == NULL) {
 	return VerbsArgError(interp, "-peer_sge", NULL,
 		"-peer needs -peer_sge: the peer's buffer");
     }

@@ -54,7 +54,7 @@ static int	DmMrNew(Tcl_Interp *interp, VerbsPd *p, VerbsDm *d,
 		    Tcl_Obj *nameObj);
 static VerbsGetProc MrAddr;
 
-static const VerbsCtor mrCtors[] = {
+static const VerbsCommand mrCommands[] = {
     {"create", MrCreateCmd}, {"dmabuf", MrDmabufCmd},
     {"implicit", MrImplicitCmd}, {"import", MrImportCmd},
     {"null", MrNullCmd}, {NULL, NULL}
@@ -175,7 +175,12 @@ MrAddr(
 }
 
 const VerbsType verbsMrClass = {
-    "mr", sizeof(VerbsMr), mrMethods, mrCget, MrFree, NULL, NULL, mrCtors
+    .name = "mr",
+    .size = sizeof(VerbsMr),
+    .methods = mrMethods,
+    .cget = mrCget,
+    .freeProc = MrFree,
+    .commands = mrCommands,
 };
 
 /*
@@ -275,18 +280,19 @@ VerbsMrRange(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsMrSge, VerbsGetSge --
+ * VerbsMrSge, VerbsParseSge --
  *
  *	The one parser of an SGE written {MR OFFSET LENGTH}: parts are its
  *	three words (VerbsMrSge, for a list already split), or valueObj the
- *	value of OPTION (VerbsGetSge: "bad OPTION "VALUE": must be {mr
- *	offset length}").  The range must lie inside the MR.
+ *	value of option KEY (VerbsParseSge, the VerbsSetProc of a
+ *	VerbsSgeArg: "bad KEY "VALUE": must be {mr offset length}").  The
+ *	range must lie inside the MR.
  *
  * Results:
  *	A standard Tcl result; the MR in *mrPtr when mrPtr is not NULL.
  *
  * Side effects:
- *	Fills *sge.
+ *	Fills *sge, or the VerbsSgeArg.
  *
  *----------------------------------------------------------------------
  */
@@ -315,23 +321,24 @@ VerbsMrSge(
 }
 
 int
-VerbsGetSge(
+VerbsParseSge(
     Tcl_Interp *interp,
-    const char *option,
+    const char *key,
     Tcl_Obj *valueObj,
-    struct ibv_sge *sge,
-    VerbsMr **mrPtr)
+    void *memberPtr)		/* VerbsSgeArg. */
 {
+    VerbsSgeArg *a = (VerbsSgeArg *) memberPtr;
     Tcl_Obj **parts;
     Tcl_Size n;
 
     if (Tcl_ListObjGetElements(NULL, valueObj, &n, &parts) != TCL_OK
 	    || n != 3) {
-	return VerbsArgError(interp, option, valueObj,
-		"bad %s \"%s\": must be {mr offset length}", option,
+	return VerbsArgError(interp, key, valueObj,
+		"bad %s \"%s\": must be {mr offset length}", key,
 		Tcl_GetString(valueObj));
     }
-    return VerbsMrSge(interp, parts, sge, mrPtr);
+    a->valueObj = valueObj;
+    return VerbsMrSge(interp, parts, &a->sge, &a->mr);
 }
 
 /*
@@ -996,7 +1003,7 @@ static const VerbsField mwCget[] = {
     VERBS_FIELD_END
 };
 
-static const VerbsCtor mwCtors[] = {
+static const VerbsCommand mwCommands[] = {
     {"create", MwCreateCmd}, {NULL, NULL}
 };
 
@@ -1042,7 +1049,12 @@ VerbsMwBound(
 }
 
 const VerbsType verbsMwClass = {
-    "mw", sizeof(VerbsMw), mwMethods, mwCget, MwFree, NULL, NULL, mwCtors
+    .name = "mw",
+    .size = sizeof(VerbsMw),
+    .methods = mwMethods,
+    .cget = mwCget,
+    .freeProc = MwFree,
+    .commands = mwCommands,
 };
 
 /*

@@ -972,11 +972,7 @@ VerbsCreateArgs(
 	}
     }
     if (objc < nfixed || (objc - nfixed) % 2 != 0) {
-	Tcl_Obj *usage = VerbsUsage(fixed, options);
-
-	Tcl_WrongNumArgs(interp, 1, objv, Tcl_GetString(usage));
-	Tcl_DecrRefCount(usage);
-	return TCL_ERROR;
+	return VerbsUsageError(interp, 1, objv, fixed, options);
     }
 
     /*

@@ -46,7 +46,7 @@ static const VerbsField pdCget[] = {
 
 static Tcl_ObjCmdProc PdCreateCmd, PdImportCmd, TdCreateCmd;
 
-static const VerbsCtor pdCtors[] = {
+static const VerbsCommand pdCommands[] = {
     {"create", PdCreateCmd}, {"import", PdImportCmd}, {NULL, NULL}
 };
 
@@ -139,7 +139,12 @@ PdFree(
 }
 
 const VerbsType verbsPdClass = {
-    "pd", sizeof(VerbsPd), pdMethods, pdCget, PdFree, NULL, NULL, pdCtors
+    .name = "pd",
+    .size = sizeof(VerbsPd),
+    .methods = pdMethods,
+    .cget = pdCget,
+    .freeProc = PdFree,
+    .commands = pdCommands,
 };
 
 static const VerbsMethod tdMethods[] = {
@@ -155,7 +160,7 @@ static const VerbsField tdCget[] = {
     VERBS_FIELD_END
 };
 
-static const VerbsCtor tdCtors[] = {
+static const VerbsCommand tdCommands[] = {
     {"create", TdCreateCmd}, {NULL, NULL}
 };
 
@@ -167,7 +172,12 @@ TdFree(
 }
 
 const VerbsType verbsTdClass = {
-    "td", sizeof(VerbsTd), tdMethods, tdCget, TdFree, NULL, NULL, tdCtors
+    .name = "td",
+    .size = sizeof(VerbsTd),
+    .methods = tdMethods,
+    .cget = tdCget,
+    .freeProc = TdFree,
+    .commands = tdCommands,
 };
 
 /*
@@ -341,6 +351,67 @@ ParentFree(
 /*
  *----------------------------------------------------------------------
  *
+ * PdCheckArgs --
+ *
+ *	The options of verbs::pd create together: those of a parent domain
+ *	need -pd; its domains must be of this context, and the protection
+ *	domain no parent domain itself.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+typedef struct {
+    VerbsCreateHead head;
+    Tcl_Obj *alloc, *free;
+    VerbsObj *pd;
+    Tcl_Obj *pd_context;
+    VerbsObj *td;
+} PdArgs;
+
+static int
+PdCheckArgs(
+    Tcl_Interp *interp,
+    VerbsContext *ctx,
+    const PdArgs *a)
+{
+    const char *bad;
+    Tcl_Obj *badObj;
+
+    if (a->pd == NULL && (a->td || a->alloc || a->free || a->pd_context)) {
+	bad = a->td ? "-td" : a->alloc ? "-alloc" : a->free ? "-free"
+		: "-pd_context";
+	return VerbsArgError(interp, bad, NULL, "%s is for a parent "
+		"domain, which needs -pd", bad);
+    }
+    if ((a->alloc == NULL) != (a->free == NULL)) {
+	return VerbsArgError(interp, a->alloc ? "-free" : "-alloc", NULL,
+		"-alloc and -free go together");
+    }
+    if (VerbsCheckOwner(interp, "-pd", a->pd, &ctx->obj, "device context")
+	    != TCL_OK || VerbsCheckOwner(interp, "-td", a->td, &ctx->obj,
+	    "device context") != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (a->pd && ((VerbsPd *) a->pd)->protPd) {
+	badObj = VerbsObjName(a->pd);
+	VerbsArgError(interp, "-pd", badObj, "-pd \"%s\" is a parent domain: "
+		"a parent domain is made from a protection domain",
+		Tcl_GetString(badObj));
+	Tcl_DecrRefCount(badObj);
+	return TCL_ERROR;
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * PdCreateCmd --
  *
  *	verbs::pd create CONTEXT ?-command NAME?
@@ -364,13 +435,6 @@ PdCreateCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    typedef struct {
-	VerbsCreateHead head;
-	Tcl_Obj *alloc, *free;
-	VerbsObj *pd;
-	Tcl_Obj *pd_context;
-	VerbsObj *td;
-    } PdArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(PdArgs, alloc, VF_TCLOBJ, NULL, "command"),
 	VERBS_OPTION_COMMAND,
@@ -384,8 +448,6 @@ PdCreateCmd(
     VerbsContext *ctx;
     VerbsPd *p, *prot;
     struct ibv_pd *pd;
-    const char *bad = NULL;
-    Tcl_Obj *badObj = NULL;
 
     memset(&args, 0, sizeof(args));
     if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
@@ -395,36 +457,9 @@ PdCreateCmd(
     ctx = (VerbsContext *) args.head.parent;
     prot = (VerbsPd *) args.pd;
 
-    /*
-     * The options of a parent domain need -pd; its domains must be of
-     * this context, and the protection domain no parent domain itself.
-     */
-
-    if (prot == NULL && (args.td || args.alloc || args.free
-	    || args.pd_context)) {
-	bad = args.td ? "-td" : args.alloc ? "-alloc" : args.free ? "-free"
-		: "-pd_context";
-	return VerbsArgError(interp, bad, NULL, "%s is for a parent "
-		"domain, which needs -pd", bad);
-    }
-    if ((args.alloc == NULL) != (args.free == NULL)) {
-	return VerbsArgError(interp, args.alloc ? "-free" : "-alloc", NULL,
-		"-alloc and -free go together");
-    }
-    if (VerbsCheckOwner(interp, "-pd", args.pd, &ctx->obj, "device context")
-	    != TCL_OK || VerbsCheckOwner(interp, "-td", args.td, &ctx->obj,
-	    "device context") != TCL_OK) {
+    if (PdCheckArgs(interp, ctx, &args) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (prot && prot->protPd) {
-	badObj = VerbsObjName(&prot->obj);
-	VerbsArgError(interp, "-pd", badObj, "-pd \"%s\" is a parent domain: "
-		"a parent domain is made from a protection domain",
-		Tcl_GetString(badObj));
-	Tcl_DecrRefCount(badObj);
-	return TCL_ERROR;
-    }
-
     p = (VerbsPd *) VerbsObjNew(&verbsPdClass);
     if (prot) {
 	struct ibv_parent_domain_init_attr attr;

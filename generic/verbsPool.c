@@ -52,7 +52,7 @@ static const VerbsField poolCget[] = {
 
 static Tcl_ObjCmdProc PoolCreateCmd;
 
-static const VerbsCtor poolCtors[] = {
+static const VerbsCommand poolCommands[] = {
     {"create", PoolCreateCmd}, {NULL, NULL}
 };
 
@@ -87,8 +87,12 @@ PoolDelete(
 }
 
 const VerbsType verbsPoolClass = {
-    "pool", sizeof(VerbsPool), poolMethods, poolCget, PoolDelete, NULL,
-    NULL, poolCtors
+    .name = "pool",
+    .size = sizeof(VerbsPool),
+    .methods = poolMethods,
+    .cget = poolCget,
+    .freeProc = PoolDelete,
+    .commands = poolCommands,
 };
 
 /*
@@ -267,7 +271,7 @@ PoolMr(
     name = VerbsObjName(&p->obj);
     Tcl_SetObjResult(interp, Tcl_ObjPrintf("the mr of pool %s was closed: "
 	    "close the pool too", Tcl_GetString(name)));
-    Tcl_SetErrorCode(interp, "VERBS", "POOL", "CLOSED", NULL);
+    Tcl_SetErrorCode(interp, "VERBS", "CLOSED", "mr", NULL);
     Tcl_DecrRefCount(name);
     return NULL;
 }

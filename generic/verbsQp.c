@@ -72,7 +72,7 @@ static const VerbsField qpCget[] = {
 
 static Tcl_ObjCmdProc QpCreateCmd, QpOpenCmd;
 
-static const VerbsCtor qpCtors[] = {
+static const VerbsCommand qpCommands[] = {
     {"create", QpCreateCmd}, {"open", QpOpenCmd}, {NULL, NULL}
 };
 
@@ -271,7 +271,12 @@ QpFree(
 }
 
 const VerbsType verbsQpClass = {
-    "qp", sizeof(VerbsQp), qpMethods, qpCget, QpFree, NULL, NULL, qpCtors
+    .name = "qp",
+    .size = sizeof(VerbsQp),
+    .methods = qpMethods,
+    .cget = qpCget,
+    .freeProc = QpFree,
+    .commands = qpCommands,
 };
 
 /*
@@ -1352,8 +1357,7 @@ typedef struct SendWrArgs {
 #define WR_FIELD(f, kind, table) \
     VERBS_FIELD(SendWrArgs, f, kind, table, 0, 0)
 #define WR_QPN(f, mask) \
-    {#f, VF_UINT, offsetof(SendWrArgs, f), sizeof(uint32_t), NULL, mask, 0, \
-     0, 0xffffff, NULL, NULL}	/* A 24-bit QP or SRQ number. */
+    VERBS_FIELD_MAX(SendWrArgs, f, VF_UINT, mask, 0xffffff) /* 24 bits. */
 
 static const VerbsField sendWrFields[] = {
     WR_FIELD(ah, VF_OBJ, &verbsAhClass),
@@ -1599,12 +1603,14 @@ UnboundWindow(
 /*
  *----------------------------------------------------------------------
  *
- * ParseSendWr, ParseRecvWr --
+ * SendWrXrc, SendWrBind, ParseSendWr, ParseRecvWr --
  *
  *	One work request dict into its struct.  Send keys: wr_id opcode
  *	send_flags sg_list imm_data remote_addr rkey compare_add swap ah
  *	remote_qpn remote_qkey invalidate_rkey remote_srqn.  Receive keys:
- *	wr_id sg_list.
+ *	wr_id sg_list.  SendWrXrc: remote_srqn, which an xrc_send request
+ *	needs and no other takes.  SendWrBind: a bind_mw request's window
+ *	and bind_info.
  *
  * Results:
  *	A standard Tcl result; the SGE array is stored in the WR and freed
@@ -1617,6 +1623,54 @@ UnboundWindow(
  */
 
 static int
+SendWrXrc(
+    Tcl_Interp *interp,
+    VerbsQp *q,
+    struct ibv_send_wr *wr,
+    uint32_t remoteSrqn,
+    int given)			/* remote_srqn was given. */
+{
+    if (q->qpType == IBV_QPT_XRC_SEND && wr->opcode != IBV_WR_LOCAL_INV
+	    && wr->opcode != IBV_WR_BIND_MW) {
+	if (!given) {
+	    return VerbsArgError(interp, "remote_srqn", NULL, "an xrc_send "
+		    "work request needs remote_srqn, the srq_num of the xrc "
+		    "srq it goes to");
+	}
+	wr->qp_type.xrc.remote_srqn = remoteSrqn;
+    } else if (given) {
+	return VerbsArgError(interp, "remote_srqn", NULL,
+		"remote_srqn is for the sends of xrc_send qps");
+    }
+    return TCL_OK;
+}
+
+static int
+SendWrBind(
+    Tcl_Interp *interp,
+    struct ibv_send_wr *wr,
+    Tcl_Obj *bindInfo,
+    MwBind *bind)
+{
+    if (bind->mw == NULL || bindInfo == NULL) {
+	return VerbsArgError(interp, "mw", NULL,
+		"opcode bind_mw needs mw and bind_info");
+    }
+    if (bind->mw->mw->type != IBV_MW_TYPE_2) {
+	return VerbsArgError(interp, "mw", NULL, "a bind_mw work request "
+		"binds type 2 windows: bind a type 1 window with $qp bind_mw");
+    }
+    if (VerbsParseBindInfo(interp, bindInfo, &wr->bind_mw.bind_info,
+	    &bind->mr) != TCL_OK
+	    || VerbsCheckBind(interp, bind->mw, bind->mr) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    wr->bind_mw.mw = bind->mw->mw;
+    wr->bind_mw.rkey = ibv_inc_rkey(bind->mw->mw->rkey);
+    return TCL_OK;
+}
+
+static int
 ParseSendWr(
     Tcl_Interp *interp,
     VerbsQp *q,
@@ -1627,7 +1681,6 @@ ParseSendWr(
     SendWrArgs a;
     uint64_t given = 0;
     VerbsAh *ah;
-    int result = TCL_ERROR;
 
     memset(wr, 0, sizeof(*wr));
     memset(&a, 0, sizeof(a));
@@ -1663,41 +1716,21 @@ ParseSendWr(
 	 */
 
 	if (q->qpType != IBV_QPT_RC && q->qpType != IBV_QPT_XRC_SEND) {
-	    VerbsArgError(interp, "opcode", NULL, "opcode flush is for rc "
-		    "and xrc_send qps");
-	    goto done;
+	    return VerbsArgError(interp, "opcode", NULL, "opcode flush is "
+		    "for rc and xrc_send qps");
 	}
 	wr->wr.rdma.remote_addr = a.remote_addr;
 	wr->wr.rdma.rkey = a.rkey;
 	bind->flushLength = a.length;
 	bind->flushType = (uint8_t) a.flush_type;
 	bind->flushLevel = (uint8_t) a.flush_level;
-	result = TCL_OK;
-	goto done;
+	return TCL_OK;
     }
     if (VerbsCheckSendWr(interp, q, wr->opcode, ah, (given & WR_UD_KEY) != 0)
-	    != TCL_OK) {
-	goto done;
-    }
-
-    /*
-     * An xrc_send work request that reaches the peer names the XRC SRQ
-     * it goes to.
-     */
-
-    if (q->qpType == IBV_QPT_XRC_SEND && wr->opcode != IBV_WR_LOCAL_INV
-	    && wr->opcode != IBV_WR_BIND_MW) {
-	if (!(given & WR_XRC_KEY)) {
-	    VerbsArgError(interp, "remote_srqn", NULL, "an xrc_send work "
-		    "request needs remote_srqn, the srq_num of the xrc srq "
-		    "it goes to");
-	    goto done;
-	}
-	wr->qp_type.xrc.remote_srqn = a.remote_srqn;
-    } else if (given & WR_XRC_KEY) {
-	VerbsArgError(interp, "remote_srqn", NULL,
-		"remote_srqn is for the sends of xrc_send qps");
-	goto done;
+	    != TCL_OK
+	    || SendWrXrc(interp, q, wr, a.remote_srqn,
+	    (given & WR_XRC_KEY) != 0) != TCL_OK) {
+	return TCL_ERROR;
     }
 
     /*
@@ -1707,26 +1740,10 @@ ParseSendWr(
 
     if ((wr->opcode == IBV_WR_LOCAL_INV || wr->opcode == IBV_WR_SEND_WITH_INV)
 	    && UnboundWindow(interp, wr->invalidate_rkey)) {
-	goto done;
+	return TCL_ERROR;
     }
     if (wr->opcode == IBV_WR_BIND_MW) {
-	if (bind->mw == NULL || a.bind_info == NULL) {
-	    VerbsArgError(interp, "mw", NULL,
-		    "opcode bind_mw needs mw and bind_info");
-	    goto done;
-	}
-	if (bind->mw->mw->type != IBV_MW_TYPE_2) {
-	    VerbsArgError(interp, "mw", NULL, "a bind_mw work request binds "
-		    "type 2 windows: bind a type 1 window with $qp bind_mw");
-	    goto done;
-	}
-	if (VerbsParseBindInfo(interp, a.bind_info, &wr->bind_mw.bind_info,
-		&bind->mr) != TCL_OK
-		|| VerbsCheckBind(interp, bind->mw, bind->mr) != TCL_OK) {
-	    goto done;
-	}
-	wr->bind_mw.mw = bind->mw->mw;
-	wr->bind_mw.rkey = ibv_inc_rkey(bind->mw->mw->rkey);
+	return SendWrBind(interp, wr, a.bind_info, bind);
     } else if (q->qpType == IBV_QPT_UD) {
 	wr->wr.ud.ah = ah->ah;
 	wr->wr.ud.remote_qpn = a.remote_qpn;
@@ -1741,9 +1758,7 @@ ParseSendWr(
 	wr->wr.rdma.remote_addr = a.remote_addr;
 	wr->wr.rdma.rkey = a.rkey;
     }
-    result = TCL_OK;
-  done:
-    return result;
+    return TCL_OK;
 }
 
 static int

@@ -44,7 +44,7 @@ static const VerbsField srqCget[] = {
 
 static Tcl_ObjCmdProc SrqCreateCmd;
 
-static const VerbsCtor srqCtors[] = {
+static const VerbsCommand srqCommands[] = {
     {"create", SrqCreateCmd}, {NULL, NULL}
 };
 
@@ -81,8 +81,12 @@ SrqFree(
 }
 
 const VerbsType verbsSrqClass = {
-    "srq", sizeof(VerbsSrq), srqMethods, srqCget, SrqFree, NULL, NULL,
-    srqCtors
+    .name = "srq",
+    .size = sizeof(VerbsSrq),
+    .methods = srqMethods,
+    .cget = srqCget,
+    .freeProc = SrqFree,
+    .commands = srqCommands,
 };
 
 /*
@@ -650,7 +654,7 @@ static const VerbsField xrcdCget[] = {
 
 static Tcl_ObjCmdProc XrcdOpenCmd;
 
-static const VerbsCtor xrcdCtors[] = {
+static const VerbsCommand xrcdCommands[] = {
     {"open", XrcdOpenCmd}, {NULL, NULL}
 };
 
@@ -678,8 +682,12 @@ XrcdFree(
 }
 
 const VerbsType verbsXrcdClass = {
-    "xrcd", sizeof(VerbsXrcd), xrcdMethods, xrcdCget, XrcdFree, NULL, NULL,
-    xrcdCtors
+    .name = "xrcd",
+    .size = sizeof(VerbsXrcd),
+    .methods = xrcdMethods,
+    .cget = xrcdCget,
+    .freeProc = XrcdFree,
+    .commands = xrcdCommands,
 };
 
 /*

@@ -43,7 +43,7 @@ static const VerbsField wqCget[] = {
 
 static Tcl_ObjCmdProc WqCreateCmd, IndTableCreateCmd;
 
-static const VerbsCtor wqCtors[] = {
+static const VerbsCommand wqCommands[] = {
     {"create", WqCreateCmd}, {NULL, NULL}
 };
 
@@ -67,7 +67,7 @@ static const VerbsField indTableCget[] = {
     VERBS_FIELD_END
 };
 
-static const VerbsCtor indTableCtors[] = {
+static const VerbsCommand indTableCommands[] = {
     {"create", IndTableCreateCmd}, {NULL, NULL}
 };
 
@@ -113,12 +113,21 @@ IndTableFree(
 }
 
 const VerbsType verbsWqClass = {
-    "wq", sizeof(VerbsWq), wqMethods, wqCget, WqFree, NULL, NULL, wqCtors
+    .name = "wq",
+    .size = sizeof(VerbsWq),
+    .methods = wqMethods,
+    .cget = wqCget,
+    .freeProc = WqFree,
+    .commands = wqCommands,
 };
 
 const VerbsType verbsRwqIndTableClass = {
-    "rwqindtable", sizeof(VerbsRwqIndTable), indTableMethods, indTableCget,
-    IndTableFree, NULL, NULL, indTableCtors
+    .name = "rwqindtable",
+    .size = sizeof(VerbsRwqIndTable),
+    .methods = indTableMethods,
+    .cget = indTableCget,
+    .freeProc = IndTableFree,
+    .commands = indTableCommands,
 };
 
 /*
