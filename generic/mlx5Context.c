@@ -303,7 +303,7 @@ Mlx5ContextState(
  *
  * ContextOpenCmd --
  *
- *	mlx5::context open NAME ?-devx? ?-command CMD?: mlx5dv_open_device
+ *	mlx5::context open NAME ?-devx? ?-as NAME?: mlx5dv_open_device
  *	(OpenMlx5, through VerbsOpenDevice), with MLX5DV_CONTEXT_FLAGS_DEVX
  *	for -devx.  The device must be an mlx5 one.
  *
@@ -351,7 +351,7 @@ ContextOpenCmd(
 	int devx;
     } OpenArgs;
     static const VerbsField options[] = {
-	VERBS_OPTION(OpenArgs, command, VF_TCLOBJ, NULL, "name"),
+	VERBS_OPTION_NAMED("-as", OpenArgs, command, VF_TCLOBJ, NULL, "name"),
 	VERBS_OPTION_SWITCH("-devx", OpenArgs, devx),
 	VERBS_FIELD_END
     };

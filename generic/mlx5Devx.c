@@ -1141,7 +1141,7 @@ DevxRefs(
  * DevxObjCreateCmd --
  *
  *	mlx5::devx obj create CONTEXT IN -outlen N ?-uses {OBJ ...}?
- *		?-command NAME?
+ *		?-as NAME?
  *
  * Results:
  *	The DevX object command's name.
@@ -1329,7 +1329,7 @@ DevxQueryEqnCmd(
  *
  * UarAllocCmd, UarFree --
  *
- *	mlx5::devx uar alloc CONTEXT ?-flags bf|nc? ?-command NAME?
+ *	mlx5::devx uar alloc CONTEXT ?-flags bf|nc? ?-as NAME?
  *
  * Results:
  *	The UAR object command's name.
@@ -1395,7 +1395,7 @@ UarFree(
  * UmemRegCmd, UmemFree, UmemClose --
  *
  *	mlx5::devx umem reg CONTEXT -length N ?-access FLAGS?
- *		?-command NAME?: a zeroed page-aligned buffer of its own,
+ *		?-as NAME?: a zeroed page-aligned buffer of its own,
  *	registered as a UMEM.  The buffer is freed only after the
  *	deregistration succeeded; a refused deregistration leaves both
  *	(UmemClose: an error and the object as it was; later: pending).
@@ -1600,9 +1600,9 @@ UmemWrite(
  *
  * VarAllocCmd, VarFree, PpAllocCmd, PpFree --
  *
- *	mlx5::var alloc CONTEXT ?-command NAME?: a virtio doorbell page
+ *	mlx5::var alloc CONTEXT ?-as NAME?: a virtio doorbell page
  *	(mlx5dv_alloc_var).  mlx5::pp alloc CONTEXT RATE_BYTES ?-flags
- *	dedicated_index? ?-command NAME?: a packet pacing index for the
+ *	dedicated_index? ?-as NAME?: a packet pacing index for the
  *	rate limit context RATE_BYTES (e.g. [mlx5::prm pack
  *	set_pp_rate_limit_context {rate_limit 100}]).
  *

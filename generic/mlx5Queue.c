@@ -540,7 +540,7 @@ MatchParams(
  *
  *	mlx5::flow matcher CONTEXT -mask BYTES ?-match_criteria_enable N?
  *		?-type normal|sniffer|...? ?-priority N? ?-flags N?
- *		?-ft_type nic_rx|nic_tx|fdb|rdma_rx|rdma_tx? ?-command NAME?
+ *		?-ft_type nic_rx|nic_tx|fdb|rdma_rx|rdma_tx? ?-as NAME?
  *
  * Results:
  *	The matcher object command's name.
@@ -735,7 +735,7 @@ FlowAction(
  *
  * FlowCreateCmd --
  *
- *	mlx5::flow create MATCHER VALUE ?-actions LIST? ?-command NAME?:
+ *	mlx5::flow create MATCHER VALUE ?-actions LIST? ?-as NAME?:
  *	a flow of the packets matching VALUE (fte_match_param bytes).
  *	Each action is {dest_qp QP}, {drop}, {tag N}, {dest_devx OBJ},
  *	{counters_devx OBJ} or {default_miss}; the flow holds the objects

@@ -402,6 +402,8 @@ MODULE_SCOPE int	VerbsParseOptions(Tcl_Interp *interp, int objc,
 			    const VerbsField *options, void *record);
 MODULE_SCOPE Tcl_Obj *	VerbsUsage(const char *fixed,
 			    const VerbsField *options);
+MODULE_SCOPE int	VerbsOptionIndex(Tcl_Interp *interp, Tcl_Obj *wordObj,
+			    const VerbsField *options, int *indexPtr);
 MODULE_SCOPE int	VerbsUsageError(Tcl_Interp *interp, int skip,
 			    Tcl_Obj *const objv[], const char *fixed,
 			    const VerbsField *options);
@@ -495,6 +497,9 @@ enum VerbsFieldKind {
 				 * points to (see ptrOffset). */
 #define VF_SWITCH   8		/* An option without a value ("-devx"):
 				 * given, it sets its int member to 1. */
+#define VF_EXACT    16		/* cget: taken only when written in full
+				 * (-parent, -type), so that a prefix
+				 * always means one of the type's own. */
 
 typedef int (VerbsGetProc)(Tcl_Interp *interp, VerbsObj *objPtr,
 	Tcl_Obj **valuePtr);
@@ -592,8 +597,10 @@ typedef struct VerbsStruct {
 
 /*
  * Every create command's record starts with a VerbsCreateHead: the parent
- * object it resolved and the -command name.  VERBS_OPTION_COMMAND is the
- * -command row of its option table.
+ * object it resolved and the name of the object command, -as NAME.
+ * VERBS_OPTION_COMMAND is the -as row of its option table; -command, the
+ * option's older name, is taken for it when given in full
+ * (VerbsOptionIndex).
  */
 
 typedef struct VerbsCreateHead {
@@ -602,7 +609,8 @@ typedef struct VerbsCreateHead {
 } VerbsCreateHead;
 
 #define VERBS_OPTION_COMMAND \
-    VERBS_OPTION(VerbsCreateHead, command, VF_TCLOBJ, NULL, "name")
+    VERBS_OPTION_NAMED("-as", VerbsCreateHead, command, VF_TCLOBJ, NULL, \
+	    "name")
 
 MODULE_SCOPE int	VerbsImportArgs(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], const char *fixed,
@@ -626,8 +634,10 @@ MODULE_SCOPE int	VerbsImportArgs(Tcl_Interp *interp, int objc,
 #define VERBS_CGET_PARENT(name) \
     {name, VF_PARENT, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, NULL, NULL}
 #define VERBS_CGET_COMMON \
-    VERBS_CGET_PARENT("-parent"), \
-    {"-type", VF_TYPE, 0, 0, NULL, 0, VF_READONLY, 0, 0, NULL, NULL, NULL}
+    {"-parent", VF_PARENT, 0, 0, NULL, 0, VF_READONLY | VF_EXACT, 0, 0, \
+     NULL, NULL, NULL}, \
+    {"-type", VF_TYPE, 0, 0, NULL, 0, VF_READONLY | VF_EXACT, 0, 0, NULL, \
+     NULL, NULL}
 #define VERBS_FIELD_END {NULL, 0, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL, NULL}
 
 /*

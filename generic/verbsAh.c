@@ -141,7 +141,7 @@ VerbsAhImplyGlobal(
  *
  * AhCreateCmd --
  *
- *	verbs::ah create PD ATTR ?-command NAME?
+ *	verbs::ah create PD ATTR ?-as NAME?
  *
  * Results:
  *	The ah object command's name.
@@ -316,7 +316,7 @@ ParseWcArgs(
  *
  * AhFromWcCmd, AhAttrFromWcCmd --
  *
- *	verbs::ah from_wc PD WC ?-grh BYTES? ?-port N? ?-command NAME?:
+ *	verbs::ah from_wc PD WC ?-grh BYTES? ?-port N? ?-as NAME?:
  *	an address handle back to whoever sent the completion's message
  *	(ibv_create_ah_from_wc), so that a UD server answers its clients.
  *	verbs::ah attr_from_wc CONTEXT WC ?-grh BYTES? ?-port N?: the
@@ -372,7 +372,7 @@ AhAttrFromWcCmd(
     VerbsContext *c;
     int err;
 
-    /* The same options but -command: no object is made. */
+    /* The same options but -as: no object is made. */
     if (ParseWcArgs(interp, objc, objv, "context wc", wcOptions + 1,
 	    &verbsContextClass, &args, &wc, &grh) != TCL_OK) {
 	return TCL_ERROR;

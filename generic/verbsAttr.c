@@ -2171,6 +2171,46 @@ VerbsDictToStruct(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsOptionIndex --
+ *
+ *	The row of an option word: a unique prefix of a row's name, as
+ *	Tcl_GetIndexFromObjStruct takes it, or "-command" in full, the older
+ *	name of -as, in a table that has -as.  Errors list the rows, and
+ *	never the older name.
+ *
+ * Results:
+ *	A standard Tcl result; the row's index in *indexPtr.
+ *
+ * Side effects:
+ *	Tcl_GetIndexFromObjStruct caches the lookup in the word.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsOptionIndex(
+    Tcl_Interp *interp,
+    Tcl_Obj *wordObj,
+    const VerbsField *options,
+    int *indexPtr)
+{
+    const VerbsField *f;
+
+    if (strcmp(Tcl_GetString(wordObj), "-command") == 0) {
+	for (f = options; f->name; f++) {
+	    if (strcmp(f->name, "-as") == 0) {
+		*indexPtr = (int) (f - options);
+		return TCL_OK;
+	    }
+	}
+    }
+    return Tcl_GetIndexFromObjStruct(interp, wordObj, options,
+	    sizeof(VerbsField), "option", 0, indexPtr);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsParseOptions --
  *
  *	Parse "-option value" pairs (and switches, "-option" alone) from
@@ -2205,8 +2245,7 @@ VerbsParseOptions(
     int i, index;
 
     for (i = first; i < objc; i += 2) {
-	if (Tcl_GetIndexFromObjStruct(interp, objv[i], options,
-		sizeof(VerbsField), "option", 0, &index) != TCL_OK) {
+	if (VerbsOptionIndex(interp, objv[i], options, &index) != TCL_OK) {
 	    return TCL_ERROR;
 	}
 	f = &options[index];
@@ -2243,7 +2282,7 @@ VerbsParseOptions(
  * VerbsUsage, VerbsUsageError --
  *
  *	The usage of a command from its fixed words and its option rows:
- *	"pd -length bytes ?-access flags? ?-command name?".
+ *	"pd -length bytes ?-access flags? ?-as name?".
  *	VerbsUsageError: the "wrong # args" error that shows it, after the
  *	first skip words of objv.
  *
@@ -2267,13 +2306,13 @@ VerbsUsage(
 
     /*
      * Required options first, then the others, each in table order, and
-     * -command, which every create command has, last.
+     * -as, which every create command has, last.
      */
 
     for (pass = 0; pass < 3; pass++) {
 	for (f = options; f->name; f++) {
 	    int required = (f->flags & VF_REQUIRED) != 0;
-	    int command = strcmp(f->name, "-command") == 0;
+	    int command = strcmp(f->name, "-as") == 0;
 	    const char *arg = f->arg ? f->arg : "value";
 	    const char *colon = strchr(arg, ':');
 	    int len = colon ? (int) (colon - arg) : -1;

@@ -963,8 +963,8 @@ VerbsCmForgetContext(
  *
  * CmChannelCmd, CmIdCmd --
  *
- *	verbs::cm channel ?-command NAME?
- *	verbs::cm id CHANNEL ?-ps tcp|udp? ?-command NAME?
+ *	verbs::cm channel ?-as NAME?
+ *	verbs::cm id CHANNEL ?-ps tcp|udp? ?-as NAME?
  *
  * Results:
  *	The new object's name.
@@ -2555,7 +2555,7 @@ EpQp(
  * CmCreateEpCmd --
  *
  *	verbs::cm create_ep ADDRINFO ?-pd PD -send_cq CQ ?-recv_cq CQ?
- *	    ?-srq SRQ? ?-cap DICT? ?-sq_sig_all BOOL?? ?-command NAME?
+ *	    ?-srq SRQ? ?-cap DICT? ?-sq_sig_all BOOL?? ?-as NAME?
  *	rdma_create_ep from an addrinfo dict (of [verbs::cm getaddrinfo]):
  *	a synchronous id, whose route is resolved (or, with the passive
  *	flag, bound to the source address, for listen and get_request).
@@ -2581,8 +2581,8 @@ CmCreateEpCmd(
     Tcl_Obj *const objv[])
 {
     static const VerbsField options[] = {
-	VERBS_OPTION(EpArgs, cap, VF_STRUCT, &verbsQpCapStruct, "dict"),
 	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(EpArgs, cap, VF_STRUCT, &verbsQpCapStruct, "dict"),
 	VERBS_OPTION(EpArgs, pd, VF_OBJ, &verbsPdClass, "pd"),
 	VERBS_OPTION(EpArgs, recv_cq, VF_OBJ, &verbsCqClass, "cq"),
 	VERBS_OPTION(EpArgs, send_cq, VF_OBJ, &verbsCqClass, "cq"),

@@ -206,7 +206,7 @@ CqMakeEx(
  * CqCreateCmd, VerbsCqCreate --
  *
  *	verbs::cq create CONTEXT ?-cqe N? ?-channel CHANNEL?
- *		?-comp_vector N? ?-command NAME?
+ *		?-comp_vector N? ?-as NAME?
  *	VerbsCqCreate makes the CQ with the maker's create proc (a
  *	provider's own constructor) when maker is not NULL.
  *
@@ -237,8 +237,8 @@ VerbsCqCreate(
     const VerbsCqMaker *maker)
 {
     static const VerbsField options[] = {
-	VERBS_OPTION(CqArgs, channel, VF_OBJ, &verbsChannelClass, "channel"),
 	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(CqArgs, channel, VF_OBJ, &verbsChannelClass, "channel"),
 	VERBS_OPTION_MAX(CqArgs, comp_vector, INT32_MAX, "n"),
 	VERBS_OPTION_MAX(CqArgs, cqe, INT32_MAX, "entries"),
 	VERBS_OPTION(CqArgs, parent_domain, VF_OBJ, &verbsPdClass, "pd"),
@@ -1142,7 +1142,7 @@ ChannelWait(
  *
  * ChannelCreateCmd --
  *
- *	verbs::channel create CONTEXT ?-command NAME?
+ *	verbs::channel create CONTEXT ?-as NAME?
  *
  * Results:
  *	The channel object command's name.

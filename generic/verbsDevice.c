@@ -454,7 +454,7 @@ VerbsProviderMethod(
  *
  * ContextOpenCmd --
  *
- *	verbs::context open NAME ?-command CMD?
+ *	verbs::context open NAME ?-as NAME?
  *
  * Results:
  *	The context object command's name.
@@ -596,7 +596,7 @@ RegisterContext(
  *
  * ContextImportCmd --
  *
- *	verbs::context import FD ?-command NAME?: a context on the device
+ *	verbs::context import FD ?-as NAME?: a context on the device
  *	context whose command fd is FD (ibv_import_device), e.g. one
  *	another process passed over a Unix socket, or [$ctx cget -fd] of
  *	this one.  The fd is duplicated first: closing the new context

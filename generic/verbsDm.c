@@ -126,8 +126,8 @@ NewDm(
  * DmAllocCmd, DmImportCmd --
  *
  *	verbs::dm alloc CONTEXT -length N ?-log_align_req N?
- *		?-command NAME?
- *	verbs::dm import CONTEXT HANDLE ?-command NAME?
+ *		?-as NAME?
+ *	verbs::dm import CONTEXT HANDLE ?-as NAME?
  *
  * Results:
  *	The dm object command's name.

@@ -680,7 +680,7 @@ FlowPackCmd(
  *
  * FlowCreateCmd --
  *
- *	verbs::flow create QP ATTRIBUTES ?-command NAME?
+ *	verbs::flow create QP ATTRIBUTES ?-as NAME?
  *
  * Results:
  *	The flow object's name.
@@ -798,7 +798,7 @@ FlowRefs(
  *
  * CountersCreateCmd --
  *
- *	verbs::counters create CONTEXT ?-command NAME?
+ *	verbs::counters create CONTEXT ?-as NAME?
  *
  * Results:
  *	The counters object's name.
@@ -1216,7 +1216,7 @@ BuildEsp(
  *
  * FlowActionEspCmd --
  *
- *	verbs::flowaction esp CONTEXT ATTRIBUTES ?-command NAME?
+ *	verbs::flowaction esp CONTEXT ATTRIBUTES ?-as NAME?
  *
  * Results:
  *	The flowaction object's name.

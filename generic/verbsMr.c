@@ -652,7 +652,7 @@ MrImportCmd(
  * MrDmabufCmd --
  *
  *	verbs::mr dmabuf PD -fd FD -length N ?-offset OFF? ?-iova ADDR?
- *		?-access FLAGS? ?-command NAME?: an MR on LENGTH bytes from
+ *		?-access FLAGS? ?-as NAME?: an MR on LENGTH bytes from
  *	OFF of the dma-buf FD (ibv_reg_dmabuf_mr), memory another driver
  *	exports (a GPU's, udmabuf's).  Work requests address it from IOVA
  *	(default 0).  The fd stays the caller's; the memory is not this
@@ -716,7 +716,7 @@ MrDmabufCmd(
  *
  * MrCreateCmd --
  *
- *	verbs::mr create PD -length N ?-access FLAGS? ?-command NAME?
+ *	verbs::mr create PD -length N ?-access FLAGS? ?-as NAME?
  *
  * Results:
  *	The mr object command's name.
@@ -777,7 +777,7 @@ MrCreateCmd(
  *
  * MrNullCmd --
  *
- *	verbs::mr null PD ?-command NAME?: a null MR (ibv_alloc_null_mr),
+ *	verbs::mr null PD ?-as NAME?: a null MR (ibv_alloc_null_mr),
  *	whose lkey makes the device drop what is written through it and
  *	read nothing.  It has no buffer: its length is 0.
  *
@@ -824,7 +824,7 @@ MrNullCmd(
  *
  * MrImplicitCmd --
  *
- *	verbs::mr implicit PD ?-access FLAGS? ?-command NAME?: an implicit
+ *	verbs::mr implicit PD ?-access FLAGS? ?-as NAME?: an implicit
  *	on-demand-paging MR (ibv_reg_mr of address NULL and length
  *	SIZE_MAX with on_demand), which covers the whole address space of
  *	the process; devices whose odp_caps general_caps list
@@ -1062,7 +1062,7 @@ const VerbsType verbsMwClass = {
  *
  * MwCreateCmd --
  *
- *	verbs::mw create PD ?-type 1|2? ?-command NAME?
+ *	verbs::mw create PD ?-type 1|2? ?-as NAME?
  *
  * Results:
  *	The mw object command's name.

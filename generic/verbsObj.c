@@ -331,7 +331,7 @@ VerbsObjNew(
  * VerbsObjRegister --
  *
  *	Give a freshly created object its command and its place in the
- *	tree.  nameObj is the name asked for with -command, or NULL for
+ *	tree.  nameObj is the name asked for with -as, or NULL for
  *	a generated ::verbs::obj::TYPEn name.  Generated names live in a
  *	namespace of their own, out of the API's: [namespace import
  *	::verbs::*] imports no object, and [info commands ::verbs::*]
@@ -379,7 +379,7 @@ VerbsObjRegister(
 	if (Tcl_GetCommandInfo(interp, Tcl_GetString(name), &info)) {
 	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
 		    "command \"%s\" already exists", Tcl_GetString(name)));
-	    Tcl_SetErrorCode(interp, "VERBS", "ARG", "-command",
+	    Tcl_SetErrorCode(interp, "VERBS", "ARG", "-as",
 		    Tcl_GetString(name), NULL);
 	    Tcl_DecrRefCount(name);
 	    return TCL_ERROR;
@@ -543,7 +543,7 @@ VerbsObjReparent(
  *	The end of a constructor whose object holds nothing but its C
  *	resource yet: makes the object of the type, with the resource
  *	pointer at offset in its struct, and registers it under parent.
- *	When registering fails (the -command name is taken) the type's
+ *	When registering fails (the -as name is taken) the type's
  *	freeProc destroys the resource again.
  *
  * Results:
@@ -562,7 +562,7 @@ VerbsObjWrap(
     size_t offset,		/* Of the resource pointer in the struct. */
     void *resource,
     VerbsObj *parent,
-    Tcl_Obj *nameObj)		/* -command, or NULL. */
+    Tcl_Obj *nameObj)		/* -as, or NULL. */
 {
     VerbsObj *objPtr = VerbsObjNew(typePtr);
 
@@ -984,8 +984,7 @@ VerbsCreateArgs(
     for (i = nfixed; i < objc; i += 2) {
 	int index;
 
-	if (Tcl_GetIndexFromObjStruct(interp, objv[i], options,
-		sizeof(VerbsField), "option", 0, &index) != TCL_OK) {
+	if (VerbsOptionIndex(interp, objv[i], options, &index) != TCL_OK) {
 	    return TCL_ERROR;
 	}
     }
@@ -1004,11 +1003,11 @@ VerbsCreateArgs(
  * VerbsImportArgs --
  *
  *	The words of every import constructor: "import PARENT HANDLE
- *	?-command NAME?", HANDLE the kernel handle of the object in the
+ *	?-as NAME?", HANDLE the kernel handle of the object in the
  *	owner's context.
  *
  * Results:
- *	A standard Tcl result; the parent and -command in *args, the
+ *	A standard Tcl result; the parent and -as in *args, the
  *	handle in *handlePtr.
  *
  * Side effects:
@@ -1112,11 +1111,15 @@ VerbsObjectsCmd(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsCgetMethod --
+ * CgetIndex, VerbsCgetMethod --
  *
  *	$obj cget ?-option?: one value, or a dict of all of them (where a
  *	computed value cannot be had, it is empty in the dict, and the
- *	option alone is the error).
+ *	option alone is the error).  CgetIndex: an option's row, by its
+ *	name or a unique prefix of one of the type's own options: the rows
+ *	every type has (-parent, -type, VF_EXACT) are taken in full only,
+ *	so that "-p" means -pd wherever a type has one, and never silently
+ *	-parent.  Errors are worded as Tcl_GetIndexFromObjStruct's.
  *
  * Results:
  *	A standard Tcl result.
@@ -1126,6 +1129,46 @@ VerbsObjectsCmd(
  *
  *----------------------------------------------------------------------
  */
+
+static int
+CgetIndex(
+    Tcl_Interp *interp,
+    Tcl_Obj *wordObj,
+    const VerbsField *rows,
+    int *indexPtr)
+{
+    const char *word = Tcl_GetString(wordObj);
+    size_t len = strlen(word);
+    const VerbsField *f;
+    int n = 0, found = -1;
+    Tcl_Obj *msg;
+
+    for (f = rows; f->name; f++) {
+	if (strcmp(f->name, word) == 0) {
+	    *indexPtr = (int) (f - rows);
+	    return TCL_OK;
+	}
+	if (len > 0 && !(f->flags & VF_EXACT)
+		&& strncmp(f->name, word, len) == 0) {
+	    found = (int) (f - rows);
+	    n++;
+	}
+    }
+    if (n == 1) {
+	*indexPtr = found;
+	return TCL_OK;
+    }
+    msg = Tcl_ObjPrintf("%s option \"%s\": must be ",
+	    n > 1 ? "ambiguous" : "bad", word);
+    for (f = rows; f->name; f++) {
+	Tcl_AppendStringsToObj(msg, f == rows ? "" : f[1].name ? ", "
+		: f == rows + 1 ? " or " : ", or ", f->name, (char *) NULL);
+    }
+    Tcl_SetObjResult(interp, msg);
+    Tcl_SetErrorCode(interp, "TCL", "LOOKUP", "INDEX", "option", word,
+	    (char *) NULL);
+    return TCL_ERROR;
+}
 
 int
 VerbsCgetMethod(
@@ -1139,8 +1182,7 @@ VerbsCgetMethod(
     int index;
 
     if (objc == 3) {
-	if (Tcl_GetIndexFromObjStruct(interp, objv[2], rows,
-		sizeof(VerbsField), "option", 0, &index) != TCL_OK
+	if (CgetIndex(interp, objv[2], rows, &index) != TCL_OK
 		|| VerbsFieldGet(interp, &rows[index], objPtr, objPtr, &value)
 		!= TCL_OK) {
 	    return TCL_ERROR;

@@ -414,9 +414,9 @@ PdCheckArgs(
  *
  * PdCreateCmd --
  *
- *	verbs::pd create CONTEXT ?-command NAME?
+ *	verbs::pd create CONTEXT ?-as NAME?
  *	verbs::pd create CONTEXT -pd PD ?-td TD? ?-alloc CMD -free CMD?
- *		?-pd_context VALUE? ?-command NAME?
+ *		?-pd_context VALUE? ?-as NAME?
  *
  * Results:
  *	The pd object command's name.
@@ -522,7 +522,7 @@ PdCreateCmd(
  *
  * TdCreateCmd --
  *
- *	verbs::td create CONTEXT ?-command NAME?
+ *	verbs::td create CONTEXT ?-as NAME?
  *
  * Results:
  *	The td object command's name.
@@ -567,7 +567,7 @@ TdCreateCmd(
  *
  * PdImportCmd --
  *
- *	verbs::pd import CONTEXT HANDLE ?-command NAME?: the PD of that
+ *	verbs::pd import CONTEXT HANDLE ?-as NAME?: the PD of that
  *	kernel handle in the context (ibv_import_pd), typically one a
  *	process shared with its context's command fd (verbs::context
  *	import).  Closing it only unimports.

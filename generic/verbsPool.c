@@ -101,7 +101,7 @@ const VerbsType verbsPoolClass = {
  * PoolCreateCmd --
  *
  *	verbs::pool create PD -count N -size S ?-access FLAGS?
- *		?-command NAME?
+ *		?-as NAME?
  *
  * Results:
  *	The pool object command's name.

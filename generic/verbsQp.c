@@ -286,10 +286,10 @@ const VerbsType verbsQpClass = {
  *
  *	verbs::qp create PD -send_cq CQ ?-recv_cq CQ? ?-srq SRQ?
  *		?-type rc|uc|ud|raw_packet|xrc_send? ?-cap DICT?
- *		?-sq_sig_all BOOL? ?-send_ops OPS? ?-command NAME?
+ *		?-sq_sig_all BOOL? ?-send_ops OPS? ?-as NAME?
  *	verbs::qp create PD -type raw_packet -rwq_ind_table TABLE
- *		-rx_hash DICT ?-command NAME?
- *	verbs::qp create CONTEXT -type xrc_recv -xrcd XRCD ?-command NAME?
+ *		-rx_hash DICT ?-as NAME?
+ *	verbs::qp create CONTEXT -type xrc_recv -xrcd XRCD ?-as NAME?
  *
  * Results:
  *	The qp object command's name.
@@ -451,8 +451,8 @@ VerbsQpCreate(
     const VerbsQpMaker *maker)
 {
     static const VerbsField options[] = {
-	VERBS_OPTION(QpArgs, cap, VF_TCLOBJ, NULL, "dict"),
 	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(QpArgs, cap, VF_TCLOBJ, NULL, "dict"),
 	VERBS_OPTION(QpArgs, recv_cq, VF_OBJ, &verbsCqClass, "cq"),
 	VERBS_OPTION(QpArgs, rwq_ind_table, VF_OBJ, &verbsRwqIndTableClass,
 		"table"),
@@ -835,7 +835,7 @@ QpMake(
  *
  * QpOpenCmd --
  *
- *	verbs::qp open CONTEXT -xrcd XRCD -qp_num N ?-command NAME?: open
+ *	verbs::qp open CONTEXT -xrcd XRCD -qp_num N ?-as NAME?: open
  *	an xrc_recv QP that lives in XRCD (made by this or another process
  *	sharing the domain) by its number.  Closing the object closes this
  *	handle only; the QP stays as long as its creator keeps it.

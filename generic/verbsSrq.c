@@ -229,7 +229,7 @@ SrqKind(
  *
  *	verbs::srq create PD ?-type basic|xrc|tm? ?-xrcd XRCD? ?-cq CQ?
  *		?-tm_cap DICT? ?-max_wr N? ?-max_sge N? ?-srq_limit N?
- *		?-command NAME?
+ *		?-as NAME?
  *
  *	A basic SRQ is made by ibv_create_srq; an XRC SRQ (in an XRC
  *	domain, its completions on -cq) and a tag matching SRQ (its list
@@ -696,7 +696,7 @@ const VerbsType verbsXrcdClass = {
  * XrcdOpenCmd --
  *
  *	verbs::xrcd open CONTEXT ?-fd CHANNEL|FD? ?-oflags {create excl}?
- *		?-command NAME?
+ *		?-as NAME?
  *
  *	Without -fd a domain of this process alone; with one, the domain
  *	the file names, which other processes open through the same file

@@ -136,7 +136,7 @@ const VerbsType verbsRwqIndTableClass = {
  * WqCreateCmd --
  *
  *	verbs::wq create PD -cq CQ ?-wq_type rq? ?-max_wr N? ?-max_sge N?
- *		?-create_flags FLAGS? ?-command NAME?
+ *		?-create_flags FLAGS? ?-as NAME?
  *
  * Results:
  *	The wq object command's name.
@@ -286,7 +286,7 @@ WqPostRecv(
  *
  * IndTableCreateCmd --
  *
- *	verbs::rwqindtable create CONTEXT -ind_tbl {WQ ...} ?-command NAME?
+ *	verbs::rwqindtable create CONTEXT -ind_tbl {WQ ...} ?-as NAME?
  *
  *	The table's entries are the WQs in order; their number must be a
  *	power of two (the C API takes its log).

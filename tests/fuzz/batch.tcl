@@ -223,32 +223,32 @@ proc fuzz::tree {} {
     set devs [verbs::devices]
     set i 0
     foreach d $devs {
-	step [list verbs::context open $d -command ::f$i.ctx]
+	step [list verbs::context open $d -as ::f$i.ctx]
 	incr i
     }
     set port [expr {7900 + [pid] % 20000}]
     foreach c {0 1} {
 	set p ::f$c
-	step "verbs::pd create $p.ctx -command $p.pd"
-	step "verbs::channel create $p.ctx -command $p.ch"
-	step "verbs::cq create $p.ctx -cqe 64 -channel $p.ch -command $p.cq"
-	step "verbs::cq create $p.ctx -cqe 4 -command $p.cq2"
-	step "verbs::mr create $p.pd -length 4096 -access {local_write remote_write remote_read remote_atomic mw_bind} -command $p.mr"
-	step "verbs::mr create $p.pd -length 64 -command $p.mr2"
-	step "verbs::mw create $p.pd -type 1 -command $p.mw1"
-	step "verbs::mw create $p.pd -type 2 -command $p.mw2"
-	step "verbs::srq create $p.pd -max_wr 16 -command $p.srq"
-	step "verbs::pool create $p.pd -count 4 -size 256 -command $p.pool"
+	step "verbs::pd create $p.ctx -as $p.pd"
+	step "verbs::channel create $p.ctx -as $p.ch"
+	step "verbs::cq create $p.ctx -cqe 64 -channel $p.ch -as $p.cq"
+	step "verbs::cq create $p.ctx -cqe 4 -as $p.cq2"
+	step "verbs::mr create $p.pd -length 4096 -access {local_write remote_write remote_read remote_atomic mw_bind} -as $p.mr"
+	step "verbs::mr create $p.pd -length 64 -as $p.mr2"
+	step "verbs::mw create $p.pd -type 1 -as $p.mw1"
+	step "verbs::mw create $p.pd -type 2 -as $p.mw2"
+	step "verbs::srq create $p.pd -max_wr 16 -as $p.srq"
+	step "verbs::pool create $p.pd -count 4 -size 256 -as $p.pool"
 	foreach s {reset init rtr rts err} {
-	    step "verbs::qp create $p.pd -send_cq $p.cq -command $p.rc$s"
+	    step "verbs::qp create $p.pd -send_cq $p.cq -as $p.rc$s"
 	}
 	step "$p.rcinit to_init {port_num 1}"
-	step "verbs::qp create $p.pd -send_cq $p.cq -type ud -command $p.ud"
+	step "verbs::qp create $p.pd -send_cq $p.cq -type ud -as $p.ud"
 	step "verbs::connect $p.ud $p.ud"
-	step "verbs::qp create $p.pd -send_cq $p.cq -type uc -command $p.uc"
-	step "verbs::qp create $p.pd -send_cq $p.cq -srq $p.srq -command $p.srqqp"
-	step "verbs::qp create $p.pd -send_cq $p.cq -send_ops {send rdma_write} -command $p.qpx"
-	step "verbs::ah create $p.pd {dlid 0 port_num 1 is_global 1 grh {dgid ::ffff:$ip0 sgid_index 1}} -command $p.ah"
+	step "verbs::qp create $p.pd -send_cq $p.cq -type uc -as $p.uc"
+	step "verbs::qp create $p.pd -send_cq $p.cq -srq $p.srq -as $p.srqqp"
+	step "verbs::qp create $p.pd -send_cq $p.cq -send_ops {send rdma_write} -as $p.qpx"
+	step "verbs::ah create $p.pd {dlid 0 port_num 1 is_global 1 grh {dgid ::ffff:$ip0 sgid_index 1}} -as $p.ah"
     }
     # rtr/rts/err: each pair's QPs connected across the devices.
     step {verbs::connect ::f0.rcrts ::f1.rcrts}
@@ -262,40 +262,40 @@ proc fuzz::tree {} {
     step {::f0.rcrts post_send {wr_id 2 send_flags signaled sg_list {{::f0.mr 0 64}}}}
 
     # rdma_cm: ids in every state.
-    step {verbs::cm channel -command ::f.cch}
-    step {verbs::cm channel -command ::f.sch}
-    step {verbs::cm id ::f.cch -command ::f.idle}
-    step {verbs::cm id ::f.cch -ps udp -command ::f.udp}
-    step {verbs::cm id ::f.cch -command ::f.bound}
+    step {verbs::cm channel -as ::f.cch}
+    step {verbs::cm channel -as ::f.sch}
+    step {verbs::cm id ::f.cch -as ::f.idle}
+    step {verbs::cm id ::f.cch -ps udp -as ::f.udp}
+    step {verbs::cm id ::f.cch -as ::f.bound}
     step "::f.bound bind $ip0"
-    step {verbs::cm id ::f.cch -command ::f.wild}
+    step {verbs::cm id ::f.cch -as ::f.wild}
     step "::f.wild bind 0.0.0.0 [incr port]"
-    step {verbs::cm id ::f.sch -command ::f.listen}
+    step {verbs::cm id ::f.sch -as ::f.listen}
     set lport [incr port]
     step "::f.listen bind $ip1 $lport"
     step {::f.listen listen}
-    step {verbs::cm id ::f.cch -command ::f.addr}
+    step {verbs::cm id ::f.cch -as ::f.addr}
     step "::f.addr resolve_addr $ip1 $lport -src $ip0"
     step {verbs::cm_expect ::f.cch addr_resolved -timeout 2000}
-    step {verbs::cm id ::f.cch -command ::f.route}
+    step {verbs::cm id ::f.cch -as ::f.route}
     step "::f.route resolve_addr $ip1 $lport -src $ip0"
     step {verbs::cm_expect ::f.cch addr_resolved -timeout 2000}
     step {::f.route resolve_route}
     step {verbs::cm_expect ::f.cch route_resolved -timeout 2000}
-    step {verbs::cm id ::f.cch -command ::f.conn}
+    step {verbs::cm id ::f.cch -as ::f.conn}
     step "::f.conn resolve_addr $ip1 $lport -src $ip0"
     step {verbs::cm_expect ::f.cch addr_resolved -timeout 2000}
     step {::f.conn resolve_route}
     step {verbs::cm_expect ::f.cch route_resolved -timeout 2000}
-    step {::f.conn create_qp [verbs::pd create [::f.conn cget -context]] -send_cq [verbs::cq create [::f.conn cget -context]] -command ::f.connqp}
+    step {::f.conn create_qp [verbs::pd create [::f.conn cget -context]] -send_cq [verbs::cq create [::f.conn cget -context]] -as ::f.connqp}
     step {::f.conn connect}
     step {rename [dict get [verbs::cm_expect ::f.sch connect_request -timeout 2000] id] ::f.req}
-    step {::f.req create_qp [verbs::pd create [::f.req cget -context]] -send_cq [verbs::cq create [::f.req cget -context]] -command ::f.reqqp}
+    step {::f.req create_qp [verbs::pd create [::f.req cget -context]] -send_cq [verbs::cq create [::f.req cget -context]] -as ::f.reqqp}
     step {::f.req accept}
     step {verbs::cm_expect ::f.cch established -timeout 2000}
     step {verbs::cm_expect ::f.sch established -timeout 2000}
     # A request left unanswered.
-    step {verbs::cm id ::f.cch -command ::f.conn2}
+    step {verbs::cm id ::f.cch -as ::f.conn2}
     step "::f.conn2 resolve_addr $ip1 $lport -src $ip0"
     step {verbs::cm_expect ::f.cch addr_resolved -timeout 2000}
     step {::f.conn2 resolve_route}
@@ -303,9 +303,9 @@ proc fuzz::tree {} {
     step {::f.conn2 connect -qp_num 1234}
     step {rename [dict get [verbs::cm_expect ::f.sch connect_request -timeout 2000] id] ::f.pending}
     # Synchronous endpoints.
-    step "verbs::cm create_ep \[lindex \[verbs::cm getaddrinfo -node $ip1 -service [incr port] -flags passive\] 0\] -command ::f.pep"
+    step "verbs::cm create_ep \[lindex \[verbs::cm getaddrinfo -node $ip1 -service [incr port] -flags passive\] 0\] -as ::f.pep"
     step {::f.pep listen}
-    step "verbs::cm create_ep \[lindex \[verbs::cm getaddrinfo -node $ip1 -service $lport\] 0\] -command ::f.aep"
+    step "verbs::cm create_ep \[lindex \[verbs::cm getaddrinfo -node $ip1 -service $lport\] 0\] -as ::f.aep"
     variable ever
     foreach o [verbs::objects] {
 	lappend ever $o
