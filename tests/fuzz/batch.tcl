@@ -239,6 +239,8 @@ proc fuzz::tree {} {
 	step "verbs::mw create $p.pd -type 2 -as $p.mw2"
 	step "verbs::srq create $p.pd -max_wr 16 -as $p.srq"
 	step "verbs::pool create $p.pd -count 4 -size 256 -as $p.pool"
+	# A DMA handle, where the stack has them (rdma-core 59, not rxe).
+	step "verbs::dmah create $p.ctx -cpu_id 0 -as $p.dmah"
 	foreach s {reset init rtr rts err} {
 	    step "verbs::qp create $p.pd -send_cq $p.cq -as $p.rc$s"
 	}
