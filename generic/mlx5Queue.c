@@ -367,8 +367,8 @@ CqCreateCmd(
     int result;
 
     if (objc < 2 || objc % 2 != 0) {
-	return VerbsUsageError(interp, 1, objv, "context ?verbs::cq-option value ...?",
-		mine);
+	return VerbsUsageError(interp, 1, objv,
+		"context ?verbs::cq-option value ...?", mine);
     }
     memset(&a, 0, sizeof(a));
     a.flags = ~(uint64_t) 0;

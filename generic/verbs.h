@@ -448,7 +448,7 @@ MODULE_SCOPE VerbsMethodProc VerbsCgetMethod, VerbsChildrenMethod,
     {"close", VerbsCloseMethod, 0, 0, ""}
 
 /*
- * Attribute tables (verbsAttr.c).
+ * Attribute dicts: the row types of the engine (verbsAttr.c).
  */
 
 typedef struct VerbsEnum {
@@ -655,21 +655,11 @@ MODULE_SCOPE int	VerbsImportArgs(Tcl_Interp *interp, int objc,
 #define VERBS_FLUSH_RANGE	0	/* IBV_FLUSH_RANGE */
 #define VERBS_FLUSH_MR		1	/* IBV_FLUSH_MR */
 
-MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[], verbsWcFlags[],
-	verbsDeviceCapFlags[], verbsAtomicCap[], verbsPortState[],
-	verbsPortCapFlags[], verbsPortCapFlags2[], verbsQpTypes[],
-	verbsSendFlags[], verbsWrOpcode[], verbsMigState[], verbsQpState[],
-	verbsAccessFlags[], verbsNodeType[], verbsTransportType[], verbsRate[],
-	verbsMtu[], verbsLinkLayer[], verbsGidType[], verbsEventType[],
-	verbsSendOps[], verbsCqWcFlags[], verbsDeviceCapFlagsEx[],
-	verbsSrqTypes[], verbsXrcdOflags[], verbsOpsOpcode[], verbsOpsFlags[],
-	verbsWqState[], verbsWqType[], verbsWqFlags[], verbsRxHashFunction[],
-	verbsRxHashFields[];
-
-MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct, verbsPortAttrStruct,
-	verbsQpAttrStruct, verbsQpCapStruct, verbsAhAttrStruct, verbsWcStruct,
-	verbsGidEntryStruct, verbsSrqAttrStruct, verbsDeviceAttrExStruct,
-	verbsWcInputStruct, verbsTmCapStruct, verbsWqAttrStruct, verbsEceStruct;
+/*
+ * The enum, flag and struct tables live with the type they describe:
+ * verbsQpState[] in verbsQp.c, verbsWcStruct in verbsCq.c, and so on; each
+ * is declared in its file's section at the end of this header.
+ */
 
 MODULE_SCOPE Tcl_Obj *	VerbsEnumObj(const VerbsEnum *table, uint64_t value);
 MODULE_SCOPE Tcl_Obj *	VerbsFlagsObj(const VerbsEnum *table, uint64_t value);
@@ -756,15 +746,16 @@ MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
 
 #define VERBS_TYPES(X) \
     X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Counters) X(Cq) \
-    X(Devx) X(Dm) X(Dmah) X(Flow) X(FlowAction) X(Matcher) X(Mflow) X(Mr) X(Mw) \
-    X(Pd) X(Pool) X(Pp) X(Qp) X(RwqIndTable) X(Srq) X(Td) X(Uar) X(Umem) \
-    X(Var) X(Wq) X(Xrcd)
+    X(Devx) X(Dm) X(Dmah) X(Flow) X(FlowAction) X(Matcher) X(Mflow) X(Mr) \
+    X(Mw) X(Pd) X(Pool) X(Pp) X(Qp) X(RwqIndTable) X(Srq) X(Td) X(Uar) \
+    X(Umem) X(Var) X(Wq) X(Xrcd)
 
 #define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
 VERBS_TYPES(VERBS_DECLARE_TYPE)
 MODULE_SCOPE const VerbsType *const verbsTypes[];
 
-MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsForkInitCmd, VerbsForkStatusCmd;
+MODULE_SCOPE Tcl_ObjCmdProc VerbsDevicesCmd, VerbsForkInitCmd,
+	VerbsForkStatusCmd;
 
 /*
  * Providers (mlx5 today, in mlx5*.c): plug-ins that the core calls and
@@ -857,6 +848,11 @@ MODULE_SCOPE int	VerbsPostRecv(Tcl_Interp *interp, VerbsObj *objPtr,
 			    int n, Tcl_Obj *const wrObjs[],
 			    VerbsRecvPostProc *post, void *target,
 			    const char *call);
+MODULE_SCOPE const VerbsEnum verbsQpTypes[], verbsSendFlags[],
+	verbsWrOpcode[], verbsMigState[], verbsQpState[], verbsRate[],
+	verbsMtu[], verbsSendOps[];
+MODULE_SCOPE const VerbsStruct verbsQpAttrStruct, verbsQpCapStruct,
+	verbsEceStruct;
 
 /*
  * Completion queues and completions (verbsCq.c).
@@ -868,6 +864,9 @@ MODULE_SCOPE int	VerbsWcError(Tcl_Interp *interp, VerbsObj *objPtr,
 			    const struct ibv_wc *wc, uint64_t wrId);
 MODULE_SCOPE int	VerbsCqCreate(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], const VerbsCqMaker *maker);
+MODULE_SCOPE const VerbsEnum verbsWcStatus[], verbsWcOpcode[],
+	verbsWcFlags[], verbsCqWcFlags[];
+MODULE_SCOPE const VerbsStruct verbsWcStruct, verbsWcInputStruct;
 
 /*
  * Memory regions and windows (verbsMr.c).
@@ -905,6 +904,7 @@ MODULE_SCOPE VerbsSetProc VerbsParseSge;
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);
+MODULE_SCOPE const VerbsEnum verbsAccessFlags[];
 
 /*
  * rdma_cm (verbsCm.c).
@@ -921,6 +921,7 @@ MODULE_SCOPE int	VerbsCmContext(Tcl_Interp *interp, VerbsObj *objPtr,
  */
 
 MODULE_SCOPE void	VerbsNotifyLater(VerbsObj *objPtr);
+MODULE_SCOPE const VerbsEnum verbsEventType[];
 
 /*
  * Device memory (verbsDm.c).
@@ -943,6 +944,12 @@ MODULE_SCOPE int	VerbsOpenDevice(Tcl_Interp *interp, const char *name,
 			    struct ibv_context **ctxPtr);
 MODULE_SCOPE VerbsContext *VerbsContextNew(struct ibv_context *ctx,
 			    int borrowed);
+MODULE_SCOPE const VerbsEnum verbsDeviceCapFlags[],
+	verbsDeviceCapFlagsEx[], verbsAtomicCap[], verbsPortState[],
+	verbsPortCapFlags[], verbsPortCapFlags2[], verbsNodeType[],
+	verbsTransportType[], verbsGidType[], verbsLinkLayer[];
+MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct,
+	verbsDeviceAttrExStruct, verbsPortAttrStruct, verbsGidEntryStruct;
 
 /*
  * Address handles (verbsAh.c).
@@ -952,5 +959,22 @@ MODULE_SCOPE int	VerbsParseAhAttr(Tcl_Interp *interp, Tcl_Obj *dictObj,
 			    struct ibv_ah_attr *attr);
 MODULE_SCOPE void	VerbsAhImplyGlobal(Tcl_Obj *dictObj,
 			    struct ibv_ah_attr *attr);
+MODULE_SCOPE const VerbsStruct verbsAhAttrStruct;
+
+/*
+ * Shared receive queues, XRC domains and tag matching (verbsSrq.c).
+ */
+
+MODULE_SCOPE const VerbsEnum verbsSrqTypes[], verbsXrcdOflags[],
+	verbsOpsOpcode[], verbsOpsFlags[];
+MODULE_SCOPE const VerbsStruct verbsSrqAttrStruct, verbsTmCapStruct;
+
+/*
+ * Work queues and RSS (verbsWq.c).
+ */
+
+MODULE_SCOPE const VerbsEnum verbsWqState[], verbsWqType[], verbsWqFlags[],
+	verbsRxHashFunction[], verbsRxHashFields[];
+MODULE_SCOPE const VerbsStruct verbsWqAttrStruct;
 
 #endif /* VERBS_H_INCLUDED */

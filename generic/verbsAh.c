@@ -11,6 +11,39 @@
 #include <errno.h>
 #include <string.h>
 
+/*
+ * ------------------------------------------------------------------------
+ * The names and struct tables of address handles: the rows with which the
+ * attribute dict engine (verbsAttr.c) reads and writes these C structs.
+ * ------------------------------------------------------------------------
+ */
+
+#define GR(f, kind) VERBS_FIELD(struct ibv_global_route, f, kind, NULL, 0, 0)
+static const VerbsField grhFields[] = {
+    GR(dgid, VF_GID),
+    GR(flow_label, VF_UINT),
+    GR(sgid_index, VF_UINT),
+    GR(hop_limit, VF_UINT),
+    GR(traffic_class, VF_UINT),
+    VERBS_FIELD_END
+};
+static const VerbsStruct grhStruct = {"grh", grhFields};
+
+#define AH(f, kind, table) \
+    VERBS_FIELD(struct ibv_ah_attr, f, kind, table, 0, 0)
+static const VerbsField ahAttrFields[] = {
+    AH(grh, VF_STRUCT, &grhStruct),
+    AH(dlid, VF_UINT, NULL),
+    AH(sl, VF_UINT, NULL),
+    AH(src_path_bits, VF_UINT, NULL),
+    AH(static_rate, VF_ENUM, verbsRate),
+    AH(is_global, VF_UINT, NULL),
+    AH(port_num, VF_UINT, NULL),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsAhAttrStruct = {"ah attribute", ahAttrFields};
+
+
 static const VerbsMethod ahMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,

@@ -245,9 +245,10 @@ IsSync(
  *
  *	Before a librdmacm call: whether the id has the port space the
  *	CM_DATAGRAM and CM_CONNECTED_MODE bits ask for, is in one of the
- *	states of the mask (CMS bits), and has a device if CM_DEVICE asks.  needs says in words what the
- *	method needs, for the error.  A synchronous id is held to the
- *	states whose event will come: its calls wait for that event.
+ *	states of the mask (CMS bits), and has a device if CM_DEVICE asks.
+ *	needs says in words what the method needs, for the error.  A
+ *	synchronous id is held to the states whose event will come: its
+ *	calls wait for that event.
  *
  * Results:
  *	A standard Tcl result: an error {VERBS STATE cmid STATE METHOD}

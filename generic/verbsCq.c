@@ -15,6 +15,126 @@
 #include <string.h>
 #include <time.h>
 
+/*
+ * ------------------------------------------------------------------------
+ * The names and struct tables of work completions: the rows with which the
+ * attribute dict engine (verbsAttr.c) reads and writes these C structs.
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * Values that newer rdma-core or kernel headers name and older ones do not:
+ * named here so that the tables are the same against every rdma-core.
+ */
+
+#define VERBS_WC_FLUSH			8	/* IBV_WC_FLUSH */
+
+#define RO VF_READONLY
+
+const VerbsEnum verbsWcStatus[] = {
+    {"success", IBV_WC_SUCCESS},
+    {"loc_len_err", IBV_WC_LOC_LEN_ERR},
+    {"loc_qp_op_err", IBV_WC_LOC_QP_OP_ERR},
+    {"loc_eec_op_err", IBV_WC_LOC_EEC_OP_ERR},
+    {"loc_prot_err", IBV_WC_LOC_PROT_ERR},
+    {"wr_flush_err", IBV_WC_WR_FLUSH_ERR},
+    {"mw_bind_err", IBV_WC_MW_BIND_ERR},
+    {"bad_resp_err", IBV_WC_BAD_RESP_ERR},
+    {"loc_access_err", IBV_WC_LOC_ACCESS_ERR},
+    {"rem_inv_req_err", IBV_WC_REM_INV_REQ_ERR},
+    {"rem_access_err", IBV_WC_REM_ACCESS_ERR},
+    {"rem_op_err", IBV_WC_REM_OP_ERR},
+    {"retry_exc_err", IBV_WC_RETRY_EXC_ERR},
+    {"rnr_retry_exc_err", IBV_WC_RNR_RETRY_EXC_ERR},
+    {"loc_rdd_viol_err", IBV_WC_LOC_RDD_VIOL_ERR},
+    {"rem_inv_rd_req_err", IBV_WC_REM_INV_RD_REQ_ERR},
+    {"rem_abort_err", IBV_WC_REM_ABORT_ERR},
+    {"inv_eecn_err", IBV_WC_INV_EECN_ERR},
+    {"inv_eec_state_err", IBV_WC_INV_EEC_STATE_ERR},
+    {"fatal_err", IBV_WC_FATAL_ERR},
+    {"resp_timeout_err", IBV_WC_RESP_TIMEOUT_ERR},
+    {"general_err", IBV_WC_GENERAL_ERR},
+    {"tm_err", IBV_WC_TM_ERR},
+    {"tm_rndv_incomplete", IBV_WC_TM_RNDV_INCOMPLETE},
+    {NULL, 0}
+};
+const VerbsEnum verbsWcOpcode[] = {
+    {"send", IBV_WC_SEND},
+    {"rdma_write", IBV_WC_RDMA_WRITE},
+    {"rdma_read", IBV_WC_RDMA_READ},
+    {"comp_swap", IBV_WC_COMP_SWAP},
+    {"fetch_add", IBV_WC_FETCH_ADD},
+    {"bind_mw", IBV_WC_BIND_MW},
+    {"local_inv", IBV_WC_LOCAL_INV},
+    {"tso", IBV_WC_TSO},
+    {"flush", VERBS_WC_FLUSH},
+    {"atomic_write", IBV_WC_ATOMIC_WRITE},
+    {"recv", IBV_WC_RECV},
+    {"recv_rdma_with_imm", IBV_WC_RECV_RDMA_WITH_IMM},
+    {"tm_add", IBV_WC_TM_ADD},
+    {"tm_del", IBV_WC_TM_DEL},
+    {"tm_sync", IBV_WC_TM_SYNC},
+    {"tm_recv", IBV_WC_TM_RECV},
+    {"tm_no_tag", IBV_WC_TM_NO_TAG},
+    {NULL, 0}
+};
+const VerbsEnum verbsWcFlags[] = {
+    {"grh", IBV_WC_GRH},
+    {"with_imm", IBV_WC_WITH_IMM},
+    {"ip_csum_ok", IBV_WC_IP_CSUM_OK},
+    {"with_inv", IBV_WC_WITH_INV},
+    {"tm_sync_req", IBV_WC_TM_SYNC_REQ},
+    {"tm_match", IBV_WC_TM_MATCH},
+    {"tm_data_valid", IBV_WC_TM_DATA_VALID},
+    {NULL, 0}
+};
+
+const VerbsEnum verbsCqWcFlags[] = {
+    {"byte_len", IBV_WC_EX_WITH_BYTE_LEN},
+    {"imm", IBV_WC_EX_WITH_IMM},
+    {"qp_num", IBV_WC_EX_WITH_QP_NUM},
+    {"src_qp", IBV_WC_EX_WITH_SRC_QP},
+    {"slid", IBV_WC_EX_WITH_SLID},
+    {"sl", IBV_WC_EX_WITH_SL},
+    {"dlid_path_bits", IBV_WC_EX_WITH_DLID_PATH_BITS},
+    {"completion_timestamp", IBV_WC_EX_WITH_COMPLETION_TIMESTAMP},
+    {"completion_timestamp_wallclock",
+	    IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK},
+    {"tm_info", IBV_WC_EX_WITH_TM_INFO},
+    {NULL, 0}
+};
+
+/*
+ * A work completion: read-only as a poll result; the same fields as input
+ * (verbs::ah from_wc takes a completion dict back).
+ */
+
+#define WC_FIELDS(flags) \
+    WC(wr_id, VF_UINT, NULL, flags), \
+    WC(status, VF_ENUM, verbsWcStatus, flags), \
+    WC(opcode, VF_ENUM, verbsWcOpcode, flags), \
+    WC(vendor_err, VF_UINT, NULL, flags), \
+    WC(byte_len, VF_UINT, NULL, flags), \
+    WC(imm_data, VF_BE32, NULL, flags), \
+    WC(qp_num, VF_UINT, NULL, flags), \
+    WC(src_qp, VF_UINT, NULL, flags), \
+    WC(wc_flags, VF_FLAGS, verbsWcFlags, flags), \
+    WC(pkey_index, VF_UINT, NULL, flags), \
+    WC(slid, VF_UINT, NULL, flags), \
+    WC(sl, VF_UINT, NULL, flags), \
+    WC(dlid_path_bits, VF_UINT, NULL, flags), \
+    VERBS_FIELD_END
+#define WC(f, kind, table, flags) \
+    VERBS_FIELD(struct ibv_wc, f, kind, table, 0, flags)
+static const VerbsField wcFields[] = {WC_FIELDS(RO)};
+static const VerbsField wcInputFields[] = {WC_FIELDS(0)};
+#undef WC
+const VerbsStruct verbsWcStruct = {"work completion", wcFields};
+const VerbsStruct verbsWcInputStruct = {"work completion key", wcInputFields};
+
+#undef RO
+
+
 #define POLL_BATCH 64
 #define SPIN_MS 1.0		/* $cq wait polls without sleeping this
 				 * long. */
@@ -342,7 +462,7 @@ typedef struct WcFields {
     const VerbsField *f[MAX_FIELDS];
 } WcFields;
 
-#define WC_FIELDS(w) ((w).n >= 0 ? &(w) : NULL)
+#define WANTED_FIELDS(w) ((w).n >= 0 ? &(w) : NULL)
 
 /*
  *----------------------------------------------------------------------
@@ -779,7 +899,7 @@ CqPoll(
 	return TCL_ERROR;
     }
     list = Tcl_NewObj();
-    if (PollInto(interp, c, (int) max, list, 0, WC_FIELDS(args.fields))
+    if (PollInto(interp, c, (int) max, list, 0, WANTED_FIELDS(args.fields))
 	    < 0) {
 	return VerbsErrorCompletions(interp, list);
     }
@@ -870,7 +990,7 @@ CqWait(
     started = 0;
     while ((uint64_t) got < count) {
 	n = PollInto(interp, c, (int) count - got, list, check,
-		WC_FIELDS(args.fields));
+		WANTED_FIELDS(args.fields));
 	if (n < 0) {
 	    return VerbsErrorCompletions(interp, list);
 	}

@@ -16,6 +16,395 @@
 #include <unistd.h>
 #include <string.h>
 
+/*
+ * ------------------------------------------------------------------------
+ * The names and struct tables of devices, ports and GIDs: the rows with
+ * which the attribute dict engine (verbsAttr.c) reads and writes these C
+ * structs.
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * Values that newer rdma-core or kernel headers name and older ones do not:
+ * named here so that the tables are the same against every rdma-core.
+ */
+
+#define VERBS_ODP_SUPPORT_FLUSH		(1 << 6)
+#define VERBS_ODP_SUPPORT_ATOMIC_WRITE	(1 << 7)
+#define VERBS_DEVICE_FLUSH_GLOBAL	(1ULL << 38)
+#define VERBS_DEVICE_FLUSH_PERSISTENT	(1ULL << 39)
+#define VERBS_DEVICE_ATOMIC_WRITE	(1ULL << 40)
+
+#define RO VF_READONLY
+
+/*
+ * The device capability flags: device_cap_flags (query device) is the low
+ * 32 bits of device_cap_flags_ex (query device_ex), which has more.
+ */
+
+#define DEVICE_CAP_FLAGS \
+    {"resize_max_wr", IBV_DEVICE_RESIZE_MAX_WR}, \
+    {"bad_pkey_cntr", IBV_DEVICE_BAD_PKEY_CNTR}, \
+    {"bad_qkey_cntr", IBV_DEVICE_BAD_QKEY_CNTR}, \
+    {"raw_multi", IBV_DEVICE_RAW_MULTI}, \
+    {"auto_path_mig", IBV_DEVICE_AUTO_PATH_MIG}, \
+    {"change_phy_port", IBV_DEVICE_CHANGE_PHY_PORT}, \
+    {"ud_av_port_enforce", IBV_DEVICE_UD_AV_PORT_ENFORCE}, \
+    {"curr_qp_state_mod", IBV_DEVICE_CURR_QP_STATE_MOD}, \
+    {"shutdown_port", IBV_DEVICE_SHUTDOWN_PORT}, \
+    {"init_type", IBV_DEVICE_INIT_TYPE}, \
+    {"port_active_event", IBV_DEVICE_PORT_ACTIVE_EVENT}, \
+    {"sys_image_guid", IBV_DEVICE_SYS_IMAGE_GUID}, \
+    {"rc_rnr_nak_gen", IBV_DEVICE_RC_RNR_NAK_GEN}, \
+    {"srq_resize", IBV_DEVICE_SRQ_RESIZE}, \
+    {"n_notify_cq", IBV_DEVICE_N_NOTIFY_CQ}, \
+    {"mem_window", IBV_DEVICE_MEM_WINDOW}, \
+    {"ud_ip_csum", IBV_DEVICE_UD_IP_CSUM}, \
+    {"xrc", IBV_DEVICE_XRC}, \
+    {"mem_mgt_extensions", IBV_DEVICE_MEM_MGT_EXTENSIONS}, \
+    {"mem_window_type_2a", IBV_DEVICE_MEM_WINDOW_TYPE_2A}, \
+    {"mem_window_type_2b", IBV_DEVICE_MEM_WINDOW_TYPE_2B}, \
+    {"rc_ip_csum", IBV_DEVICE_RC_IP_CSUM}, \
+    {"raw_ip_csum", IBV_DEVICE_RAW_IP_CSUM}, \
+    {"managed_flow_steering", IBV_DEVICE_MANAGED_FLOW_STEERING},
+
+const VerbsEnum verbsDeviceCapFlags[] = {
+    DEVICE_CAP_FLAGS
+    {NULL, 0}
+};
+const VerbsEnum verbsDeviceCapFlagsEx[] = {
+    DEVICE_CAP_FLAGS
+    {"raw_scatter_fcs", IBV_DEVICE_RAW_SCATTER_FCS},
+    {"pci_write_end_padding", IBV_DEVICE_PCI_WRITE_END_PADDING},
+    {"flush_global", VERBS_DEVICE_FLUSH_GLOBAL},
+    {"flush_persistent", VERBS_DEVICE_FLUSH_PERSISTENT},
+    {"atomic_write", VERBS_DEVICE_ATOMIC_WRITE},
+    {NULL, 0}
+};
+const VerbsEnum verbsAtomicCap[] = {
+    {"none", IBV_ATOMIC_NONE},
+    {"hca", IBV_ATOMIC_HCA},
+    {"glob", IBV_ATOMIC_GLOB},
+    {NULL, 0}
+};
+const VerbsEnum verbsPortState[] = {
+    {"nop", IBV_PORT_NOP},
+    {"down", IBV_PORT_DOWN},
+    {"init", IBV_PORT_INIT},
+    {"armed", IBV_PORT_ARMED},
+    {"active", IBV_PORT_ACTIVE},
+    {"active_defer", IBV_PORT_ACTIVE_DEFER},
+    {NULL, 0}
+};
+const VerbsEnum verbsPortCapFlags[] = {
+    {"sm", IBV_PORT_SM},
+    {"notice_sup", IBV_PORT_NOTICE_SUP},
+    {"trap_sup", IBV_PORT_TRAP_SUP},
+    {"opt_ipd_sup", IBV_PORT_OPT_IPD_SUP},
+    {"auto_migr_sup", IBV_PORT_AUTO_MIGR_SUP},
+    {"sl_map_sup", IBV_PORT_SL_MAP_SUP},
+    {"mkey_nvram", IBV_PORT_MKEY_NVRAM},
+    {"pkey_nvram", IBV_PORT_PKEY_NVRAM},
+    {"led_info_sup", IBV_PORT_LED_INFO_SUP},
+    {"sys_image_guid_sup", IBV_PORT_SYS_IMAGE_GUID_SUP},
+    {"pkey_sw_ext_port_trap_sup", IBV_PORT_PKEY_SW_EXT_PORT_TRAP_SUP},
+    {"extended_speeds_sup", IBV_PORT_EXTENDED_SPEEDS_SUP},
+    {"cap_mask2_sup", IBV_PORT_CAP_MASK2_SUP},
+    {"cm_sup", IBV_PORT_CM_SUP},
+    {"snmp_tunnel_sup", IBV_PORT_SNMP_TUNNEL_SUP},
+    {"reinit_sup", IBV_PORT_REINIT_SUP},
+    {"device_mgmt_sup", IBV_PORT_DEVICE_MGMT_SUP},
+    {"vendor_class_sup", IBV_PORT_VENDOR_CLASS_SUP},
+    {"dr_notice_sup", IBV_PORT_DR_NOTICE_SUP},
+    {"cap_mask_notice_sup", IBV_PORT_CAP_MASK_NOTICE_SUP},
+    {"boot_mgmt_sup", IBV_PORT_BOOT_MGMT_SUP},
+    {"link_latency_sup", IBV_PORT_LINK_LATENCY_SUP},
+    {"client_reg_sup", IBV_PORT_CLIENT_REG_SUP},
+    {"ip_based_gids", IBV_PORT_IP_BASED_GIDS},
+    {NULL, 0}
+};
+const VerbsEnum verbsPortCapFlags2[] = {
+    {"set_node_desc_sup", IBV_PORT_SET_NODE_DESC_SUP},
+    {"info_ext_sup", IBV_PORT_INFO_EXT_SUP},
+    {"virt_sup", IBV_PORT_VIRT_SUP},
+    {"switch_port_state_table_sup", IBV_PORT_SWITCH_PORT_STATE_TABLE_SUP},
+    {"link_width_2x_sup", IBV_PORT_LINK_WIDTH_2X_SUP},
+    {"link_speed_hdr_sup", IBV_PORT_LINK_SPEED_HDR_SUP},
+    {"link_speed_ndr_sup", IBV_PORT_LINK_SPEED_NDR_SUP},
+    {NULL, 0}
+};
+
+const VerbsEnum verbsNodeType[] = {
+    {"unknown", IBV_NODE_UNKNOWN},
+    {"ca", IBV_NODE_CA},
+    {"switch", IBV_NODE_SWITCH},
+    {"router", IBV_NODE_ROUTER},
+    {"rnic", IBV_NODE_RNIC},
+    {"usnic", IBV_NODE_USNIC},
+    {"usnic_udp", IBV_NODE_USNIC_UDP},
+    {"unspecified", IBV_NODE_UNSPECIFIED},
+    {NULL, 0}
+};
+const VerbsEnum verbsTransportType[] = {
+    {"unknown", IBV_TRANSPORT_UNKNOWN},
+    {"ib", IBV_TRANSPORT_IB},
+    {"iwarp", IBV_TRANSPORT_IWARP},
+    {"usnic", IBV_TRANSPORT_USNIC},
+    {"usnic_udp", IBV_TRANSPORT_USNIC_UDP},
+    {"unspecified", IBV_TRANSPORT_UNSPECIFIED},
+    {NULL, 0}
+};
+
+const VerbsEnum verbsGidType[] = {
+    {"ib", IBV_GID_TYPE_IB},
+    {"roce_v1", IBV_GID_TYPE_ROCE_V1},
+    {"roce_v2", IBV_GID_TYPE_ROCE_V2},
+    {NULL, 0}
+};
+const VerbsEnum verbsLinkLayer[] = {
+    {"unspecified", IBV_LINK_LAYER_UNSPECIFIED},
+    {"infiniband", IBV_LINK_LAYER_INFINIBAND},
+    {"ethernet", IBV_LINK_LAYER_ETHERNET},
+    {NULL, 0}
+};
+
+#define DA(f, kind, table) \
+    VERBS_FIELD(struct ibv_device_attr, f, kind, table, 0, RO)
+static const VerbsField deviceAttrFields[] = {
+    DA(fw_ver, VF_STRING, NULL),
+    DA(node_guid, VF_GUID, NULL),
+    DA(sys_image_guid, VF_GUID, NULL),
+    DA(max_mr_size, VF_UINT, NULL),
+    DA(page_size_cap, VF_UINT, NULL),
+    DA(vendor_id, VF_UINT, NULL),
+    DA(vendor_part_id, VF_UINT, NULL),
+    DA(hw_ver, VF_UINT, NULL),
+    DA(max_qp, VF_INT, NULL),
+    DA(max_qp_wr, VF_INT, NULL),
+    DA(device_cap_flags, VF_FLAGS, verbsDeviceCapFlags),
+    DA(max_sge, VF_INT, NULL),
+    DA(max_sge_rd, VF_INT, NULL),
+    DA(max_cq, VF_INT, NULL),
+    DA(max_cqe, VF_INT, NULL),
+    DA(max_mr, VF_INT, NULL),
+    DA(max_pd, VF_INT, NULL),
+    DA(max_qp_rd_atom, VF_INT, NULL),
+    DA(max_ee_rd_atom, VF_INT, NULL),
+    DA(max_res_rd_atom, VF_INT, NULL),
+    DA(max_qp_init_rd_atom, VF_INT, NULL),
+    DA(max_ee_init_rd_atom, VF_INT, NULL),
+    DA(atomic_cap, VF_ENUM, verbsAtomicCap),
+    DA(max_ee, VF_INT, NULL),
+    DA(max_rdd, VF_INT, NULL),
+    DA(max_mw, VF_INT, NULL),
+    DA(max_raw_ipv6_qp, VF_INT, NULL),
+    DA(max_raw_ethy_qp, VF_INT, NULL),
+    DA(max_mcast_grp, VF_INT, NULL),
+    DA(max_mcast_qp_attach, VF_INT, NULL),
+    DA(max_total_mcast_qp_attach, VF_INT, NULL),
+    DA(max_ah, VF_INT, NULL),
+    DA(max_fmr, VF_INT, NULL),
+    DA(max_map_per_fmr, VF_INT, NULL),
+    DA(max_srq, VF_INT, NULL),
+    DA(max_srq_wr, VF_INT, NULL),
+    DA(max_srq_sge, VF_INT, NULL),
+    DA(max_pkeys, VF_UINT, NULL),
+    DA(local_ca_ack_delay, VF_UINT, NULL),
+    DA(phys_port_cnt, VF_UINT, NULL),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsDeviceAttrStruct = {
+    "device attribute", deviceAttrFields
+};
+
+/*
+ * ibv_query_device_ex: the extended attributes, with orig_attr the
+ * classic ones as a nested dict.
+ */
+
+static const VerbsEnum odpGeneralCaps[] = {
+    {"support", IBV_ODP_SUPPORT},
+    {"support_implicit", IBV_ODP_SUPPORT_IMPLICIT},
+    {NULL, 0}
+};
+static const VerbsEnum odpTransportCaps[] = {
+    {"send", IBV_ODP_SUPPORT_SEND},
+    {"recv", IBV_ODP_SUPPORT_RECV},
+    {"write", IBV_ODP_SUPPORT_WRITE},
+    {"read", IBV_ODP_SUPPORT_READ},
+    {"atomic", IBV_ODP_SUPPORT_ATOMIC},
+    {"srq_recv", IBV_ODP_SUPPORT_SRQ_RECV},
+    {"flush", VERBS_ODP_SUPPORT_FLUSH},
+    {"atomic_write", VERBS_ODP_SUPPORT_ATOMIC_WRITE},
+    {NULL, 0}
+};
+#define QPT_BIT(name, t) {name, 1u << (t)}
+static const VerbsEnum qpTypeBits[] = {
+    QPT_BIT("rc", IBV_QPT_RC), QPT_BIT("uc", IBV_QPT_UC),
+    QPT_BIT("ud", IBV_QPT_UD), QPT_BIT("raw_packet", IBV_QPT_RAW_PACKET),
+    QPT_BIT("xrc_send", IBV_QPT_XRC_SEND),
+    QPT_BIT("xrc_recv", IBV_QPT_XRC_RECV),
+    {NULL, 0}
+};
+static const VerbsEnum rawPacketCaps[] = {
+    {"cvlan_stripping", IBV_RAW_PACKET_CAP_CVLAN_STRIPPING},
+    {"scatter_fcs", IBV_RAW_PACKET_CAP_SCATTER_FCS},
+    {"ip_csum", IBV_RAW_PACKET_CAP_IP_CSUM},
+    {"delay_drop", IBV_RAW_PACKET_CAP_DELAY_DROP},
+    {NULL, 0}
+};
+static const VerbsEnum tmCapFlags[] = {
+    {"rc", IBV_TM_CAP_RC},
+    {NULL, 0}
+};
+static const VerbsEnum pciAtomicCaps[] = {
+    {"4_byte", IBV_PCI_ATOMIC_OPERATION_4_BYTE_SIZE_SUP},
+    {"8_byte", IBV_PCI_ATOMIC_OPERATION_8_BYTE_SIZE_SUP},
+    {"16_byte", IBV_PCI_ATOMIC_OPERATION_16_BYTE_SIZE_SUP},
+    {NULL, 0}
+};
+
+#define XR(st, f, kind, table) VERBS_FIELD(st, f, kind, table, 0, VF_READONLY)
+
+typedef struct ibv_odp_caps OdpCaps;
+static const VerbsField odpTransportFields[] = {
+    XR(__typeof__(((OdpCaps *) 0)->per_transport_caps), rc_odp_caps,
+	    VF_FLAGS, odpTransportCaps),
+    XR(__typeof__(((OdpCaps *) 0)->per_transport_caps), uc_odp_caps,
+	    VF_FLAGS, odpTransportCaps),
+    XR(__typeof__(((OdpCaps *) 0)->per_transport_caps), ud_odp_caps,
+	    VF_FLAGS, odpTransportCaps),
+    VERBS_FIELD_END
+};
+static const VerbsStruct odpTransportStruct = {
+    "odp transport caps", odpTransportFields
+};
+static const VerbsField odpFields[] = {
+    XR(OdpCaps, general_caps, VF_FLAGS, odpGeneralCaps),
+    XR(OdpCaps, per_transport_caps, VF_STRUCT, &odpTransportStruct),
+    VERBS_FIELD_END
+};
+static const VerbsStruct odpStruct = {"odp caps", odpFields};
+static const VerbsField tsoFields[] = {
+    XR(struct ibv_tso_caps, max_tso, VF_UINT, NULL),
+    XR(struct ibv_tso_caps, supported_qpts, VF_FLAGS, qpTypeBits),
+    VERBS_FIELD_END
+};
+static const VerbsStruct tsoStruct = {"tso caps", tsoFields};
+static const VerbsField rssFields[] = {
+    XR(struct ibv_rss_caps, supported_qpts, VF_FLAGS, qpTypeBits),
+    XR(struct ibv_rss_caps, max_rwq_indirection_tables, VF_UINT, NULL),
+    XR(struct ibv_rss_caps, max_rwq_indirection_table_size, VF_UINT, NULL),
+    XR(struct ibv_rss_caps, rx_hash_fields_mask, VF_FLAGS,
+	    verbsRxHashFields),
+    XR(struct ibv_rss_caps, rx_hash_function, VF_FLAGS,
+	    verbsRxHashFunction),
+    VERBS_FIELD_END
+};
+static const VerbsStruct rssStruct = {"rss caps", rssFields};
+static const VerbsField pacingFields[] = {
+    XR(struct ibv_packet_pacing_caps, qp_rate_limit_min, VF_UINT, NULL),
+    XR(struct ibv_packet_pacing_caps, qp_rate_limit_max, VF_UINT, NULL),
+    XR(struct ibv_packet_pacing_caps, supported_qpts, VF_FLAGS, qpTypeBits),
+    VERBS_FIELD_END
+};
+static const VerbsStruct pacingStruct = {"packet pacing caps", pacingFields};
+static const VerbsField tmFields[] = {
+    XR(struct ibv_tm_caps, max_rndv_hdr_size, VF_UINT, NULL),
+    XR(struct ibv_tm_caps, max_num_tags, VF_UINT, NULL),
+    XR(struct ibv_tm_caps, flags, VF_FLAGS, tmCapFlags),
+    XR(struct ibv_tm_caps, max_ops, VF_UINT, NULL),
+    XR(struct ibv_tm_caps, max_sge, VF_UINT, NULL),
+    VERBS_FIELD_END
+};
+static const VerbsStruct tmStruct = {"tm caps", tmFields};
+static const VerbsField cqModFields[] = {
+    XR(struct ibv_cq_moderation_caps, max_cq_count, VF_UINT, NULL),
+    XR(struct ibv_cq_moderation_caps, max_cq_period, VF_UINT, NULL),
+    VERBS_FIELD_END
+};
+static const VerbsStruct cqModStruct = {"cq moderation caps", cqModFields};
+static const VerbsField pciAtomicFields[] = {
+    XR(struct ibv_pci_atomic_caps, fetch_add, VF_FLAGS, pciAtomicCaps),
+    XR(struct ibv_pci_atomic_caps, swap, VF_FLAGS, pciAtomicCaps),
+    XR(struct ibv_pci_atomic_caps, compare_swap, VF_FLAGS, pciAtomicCaps),
+    VERBS_FIELD_END
+};
+static const VerbsStruct pciAtomicStruct = {
+    "pci atomic caps", pciAtomicFields
+};
+
+#define DX(f, kind, table) XR(struct ibv_device_attr_ex, f, kind, table)
+static const VerbsField deviceAttrExFields[] = {
+    DX(orig_attr, VF_STRUCT, &verbsDeviceAttrStruct),
+    DX(comp_mask, VF_UINT, NULL),
+    DX(odp_caps, VF_STRUCT, &odpStruct),
+    DX(completion_timestamp_mask, VF_UINT, NULL),
+    DX(hca_core_clock, VF_UINT, NULL),
+    DX(device_cap_flags_ex, VF_FLAGS, verbsDeviceCapFlagsEx),
+    DX(tso_caps, VF_STRUCT, &tsoStruct),
+    DX(rss_caps, VF_STRUCT, &rssStruct),
+    DX(max_wq_type_rq, VF_UINT, NULL),
+    DX(packet_pacing_caps, VF_STRUCT, &pacingStruct),
+    DX(raw_packet_caps, VF_FLAGS, rawPacketCaps),
+    DX(tm_caps, VF_STRUCT, &tmStruct),
+    DX(cq_mod_caps, VF_STRUCT, &cqModStruct),
+    DX(max_dm_size, VF_UINT, NULL),
+    DX(pci_atomic_caps, VF_STRUCT, &pciAtomicStruct),
+    DX(xrc_odp_caps, VF_FLAGS, odpTransportCaps),
+    DX(phys_port_cnt_ex, VF_UINT, NULL),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsDeviceAttrExStruct = {
+    "extended device attribute", deviceAttrExFields
+};
+#undef XR
+#undef DX
+
+#define PA(f, kind, table) \
+    VERBS_FIELD(struct ibv_port_attr, f, kind, table, 0, RO)
+static const VerbsField portAttrFields[] = {
+    PA(state, VF_ENUM, verbsPortState),
+    PA(max_mtu, VF_ENUM, verbsMtu),
+    PA(active_mtu, VF_ENUM, verbsMtu),
+    PA(gid_tbl_len, VF_INT, NULL),
+    PA(port_cap_flags, VF_FLAGS, verbsPortCapFlags),
+    PA(max_msg_sz, VF_UINT, NULL),
+    PA(bad_pkey_cntr, VF_UINT, NULL),
+    PA(qkey_viol_cntr, VF_UINT, NULL),
+    PA(pkey_tbl_len, VF_UINT, NULL),
+    PA(lid, VF_UINT, NULL),
+    PA(sm_lid, VF_UINT, NULL),
+    PA(lmc, VF_UINT, NULL),
+    PA(max_vl_num, VF_UINT, NULL),
+    PA(sm_sl, VF_UINT, NULL),
+    PA(subnet_timeout, VF_UINT, NULL),
+    PA(init_type_reply, VF_UINT, NULL),
+    PA(active_width, VF_UINT, NULL),
+    PA(active_speed, VF_UINT, NULL),
+    PA(phys_state, VF_UINT, NULL),
+    PA(link_layer, VF_ENUM, verbsLinkLayer),
+    PA(flags, VF_UINT, NULL),
+    PA(port_cap_flags2, VF_FLAGS, verbsPortCapFlags2),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsPortAttrStruct = {"port attribute", portAttrFields};
+
+#define GE(f, kind, table) \
+    VERBS_FIELD(struct ibv_gid_entry, f, kind, table, 0, RO)
+static const VerbsField gidEntryFields[] = {
+    GE(gid, VF_GID, NULL),
+    GE(gid_index, VF_UINT, NULL),
+    GE(port_num, VF_UINT, NULL),
+    GE(gid_type, VF_ENUM, verbsGidType),
+    GE(ndev_ifindex, VF_UINT, NULL),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsGidEntryStruct = {"gid entry", gidEntryFields};
+
+#undef RO
+
+
 static VerbsMethodProc ContextNotify, ContextQuery, ContextWait;
 
 /*

@@ -189,8 +189,8 @@ DmImportCmd(
     uint32_t handle;
     struct ibv_dm *dm;
 
-    if (VerbsImportArgs(interp, objc, objv, "context handle", &verbsContextClass, &args,
-	    &handle) != TCL_OK) {
+    if (VerbsImportArgs(interp, objc, objv, "context handle",
+	    &verbsContextClass, &args, &handle) != TCL_OK) {
 	return TCL_ERROR;
     }
     dm = ibv_import_dm(((VerbsContext *) args.parent)->ctx,

@@ -18,6 +18,38 @@
 #include <sys/select.h>
 #include <time.h>
 
+/*
+ * ------------------------------------------------------------------------
+ * The names and struct tables of async events: the rows with which the
+ * attribute dict engine (verbsAttr.c) reads and writes these C structs.
+ * ------------------------------------------------------------------------
+ */
+
+const VerbsEnum verbsEventType[] = {
+    {"cq_err", IBV_EVENT_CQ_ERR},
+    {"qp_fatal", IBV_EVENT_QP_FATAL},
+    {"qp_req_err", IBV_EVENT_QP_REQ_ERR},
+    {"qp_access_err", IBV_EVENT_QP_ACCESS_ERR},
+    {"comm_est", IBV_EVENT_COMM_EST},
+    {"sq_drained", IBV_EVENT_SQ_DRAINED},
+    {"path_mig", IBV_EVENT_PATH_MIG},
+    {"path_mig_err", IBV_EVENT_PATH_MIG_ERR},
+    {"device_fatal", IBV_EVENT_DEVICE_FATAL},
+    {"port_active", IBV_EVENT_PORT_ACTIVE},
+    {"port_err", IBV_EVENT_PORT_ERR},
+    {"lid_change", IBV_EVENT_LID_CHANGE},
+    {"pkey_change", IBV_EVENT_PKEY_CHANGE},
+    {"sm_change", IBV_EVENT_SM_CHANGE},
+    {"srq_err", IBV_EVENT_SRQ_ERR},
+    {"srq_limit_reached", IBV_EVENT_SRQ_LIMIT_REACHED},
+    {"qp_last_wqe_reached", IBV_EVENT_QP_LAST_WQE_REACHED},
+    {"client_reregister", IBV_EVENT_CLIENT_REREGISTER},
+    {"gid_change", IBV_EVENT_GID_CHANGE},
+    {"wq_fatal", IBV_EVENT_WQ_FATAL},
+    {NULL, 0}
+};
+
+
 static Tcl_FileProc NotifyReadable;
 static Tcl_IdleProc NotifyIdle;
 

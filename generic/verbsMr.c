@@ -16,6 +16,37 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * ------------------------------------------------------------------------
+ * The names and struct tables of memory access: the rows with which the
+ * attribute dict engine (verbsAttr.c) reads and writes these C structs.
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * Values that newer rdma-core or kernel headers name and older ones do not:
+ * named here so that the tables are the same against every rdma-core.
+ */
+
+#define VERBS_ACCESS_FLUSH_GLOBAL	(1 << 8)
+#define VERBS_ACCESS_FLUSH_PERSISTENT	(1 << 9)
+
+const VerbsEnum verbsAccessFlags[] = {
+    {"local_write", IBV_ACCESS_LOCAL_WRITE},
+    {"remote_write", IBV_ACCESS_REMOTE_WRITE},
+    {"remote_read", IBV_ACCESS_REMOTE_READ},
+    {"remote_atomic", IBV_ACCESS_REMOTE_ATOMIC},
+    {"mw_bind", IBV_ACCESS_MW_BIND},
+    {"zero_based", IBV_ACCESS_ZERO_BASED},
+    {"on_demand", IBV_ACCESS_ON_DEMAND},
+    {"hugetlb", IBV_ACCESS_HUGETLB},
+    {"flush_global", VERBS_ACCESS_FLUSH_GLOBAL},
+    {"flush_persistent", VERBS_ACCESS_FLUSH_PERSISTENT},
+    {"relaxed_ordering", IBV_ACCESS_RELAXED_ORDERING},
+    {NULL, 0}
+};
+
+
 static VerbsMethodProc MrRead, MrRereg, MrWrite, MrFill;
 
 static const VerbsMethod mrMethods[] = {

@@ -594,8 +594,8 @@ PdImportCmd(
     VerbsContext *ctx;
     VerbsPd *p;
 
-    if (VerbsImportArgs(interp, objc, objv, "context handle", &verbsContextClass, &args,
-	    &handle) != TCL_OK) {
+    if (VerbsImportArgs(interp, objc, objv, "context handle",
+	    &verbsContextClass, &args, &handle) != TCL_OK) {
 	return TCL_ERROR;
     }
     ctx = (VerbsContext *) args.parent;

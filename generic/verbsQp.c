@@ -15,6 +15,171 @@
 #include <errno.h>
 #include <string.h>
 
+/*
+ * ------------------------------------------------------------------------
+ * The names and struct tables of queue pairs and work requests: the rows
+ * with which the attribute dict engine (verbsAttr.c) reads and writes
+ * these C structs.
+ * ------------------------------------------------------------------------
+ */
+
+#define RO VF_READONLY
+
+const VerbsEnum verbsQpTypes[] = {
+    {"rc", IBV_QPT_RC},
+    {"uc", IBV_QPT_UC},
+    {"ud", IBV_QPT_UD},
+    {"raw_packet", IBV_QPT_RAW_PACKET},
+    {"xrc_send", IBV_QPT_XRC_SEND},
+    {"xrc_recv", IBV_QPT_XRC_RECV},
+    {NULL, 0}
+};
+const VerbsEnum verbsSendFlags[] = {
+    {"fence", IBV_SEND_FENCE},
+    {"signaled", IBV_SEND_SIGNALED},
+    {"solicited", IBV_SEND_SOLICITED},
+    {"inline", IBV_SEND_INLINE},
+    {"ip_csum", IBV_SEND_IP_CSUM},
+    {NULL, 0}
+};
+const VerbsEnum verbsWrOpcode[] = {
+    {"rdma_write", IBV_WR_RDMA_WRITE},
+    {"rdma_write_with_imm", IBV_WR_RDMA_WRITE_WITH_IMM},
+    {"send", IBV_WR_SEND},
+    {"send_with_imm", IBV_WR_SEND_WITH_IMM},
+    {"rdma_read", IBV_WR_RDMA_READ},
+    {"atomic_cmp_and_swp", IBV_WR_ATOMIC_CMP_AND_SWP},
+    {"atomic_fetch_and_add", IBV_WR_ATOMIC_FETCH_AND_ADD},
+    {"local_inv", IBV_WR_LOCAL_INV},
+    {"bind_mw", IBV_WR_BIND_MW},
+    {"send_with_inv", IBV_WR_SEND_WITH_INV},
+    {"tso", IBV_WR_TSO},
+    {"atomic_write", IBV_WR_ATOMIC_WRITE},
+    {"flush", VERBS_WR_FLUSH},
+    {NULL, 0}
+};
+const VerbsEnum verbsMigState[] = {
+    {"migrated", IBV_MIG_MIGRATED},
+    {"rearm", IBV_MIG_REARM},
+    {"armed", IBV_MIG_ARMED},
+    {NULL, 0}
+};
+const VerbsEnum verbsQpState[] = {
+    {"reset", IBV_QPS_RESET},
+    {"init", IBV_QPS_INIT},
+    {"rtr", IBV_QPS_RTR},
+    {"rts", IBV_QPS_RTS},
+    {"sqd", IBV_QPS_SQD},
+    {"sqe", IBV_QPS_SQE},
+    {"err", IBV_QPS_ERR},
+    {"unknown", IBV_QPS_UNKNOWN},
+    {NULL, 0}
+};
+
+const VerbsEnum verbsRate[] = {
+    {"max", IBV_RATE_MAX},
+    {"2_5_gbps", IBV_RATE_2_5_GBPS},
+    {"5_gbps", IBV_RATE_5_GBPS},
+    {"10_gbps", IBV_RATE_10_GBPS},
+    {"20_gbps", IBV_RATE_20_GBPS},
+    {"30_gbps", IBV_RATE_30_GBPS},
+    {"40_gbps", IBV_RATE_40_GBPS},
+    {"60_gbps", IBV_RATE_60_GBPS},
+    {"80_gbps", IBV_RATE_80_GBPS},
+    {"120_gbps", IBV_RATE_120_GBPS},
+    {"14_gbps", IBV_RATE_14_GBPS},
+    {"56_gbps", IBV_RATE_56_GBPS},
+    {"112_gbps", IBV_RATE_112_GBPS},
+    {"168_gbps", IBV_RATE_168_GBPS},
+    {"25_gbps", IBV_RATE_25_GBPS},
+    {"100_gbps", IBV_RATE_100_GBPS},
+    {"200_gbps", IBV_RATE_200_GBPS},
+    {"300_gbps", IBV_RATE_300_GBPS},
+    {"28_gbps", IBV_RATE_28_GBPS},
+    {"50_gbps", IBV_RATE_50_GBPS},
+    {"400_gbps", IBV_RATE_400_GBPS},
+    {"600_gbps", IBV_RATE_600_GBPS},
+    {"800_gbps", IBV_RATE_800_GBPS},
+    {"1200_gbps", IBV_RATE_1200_GBPS},
+    {NULL, 0}
+};
+const VerbsEnum verbsMtu[] = {
+    {"256", IBV_MTU_256},
+    {"512", IBV_MTU_512},
+    {"1024", IBV_MTU_1024},
+    {"2048", IBV_MTU_2048},
+    {"4096", IBV_MTU_4096},
+    {"mtu_256", IBV_MTU_256},
+    {"mtu_512", IBV_MTU_512},
+    {"mtu_1024", IBV_MTU_1024},
+    {"mtu_2048", IBV_MTU_2048},
+    {"mtu_4096", IBV_MTU_4096},
+    {NULL, 0}
+};
+
+const VerbsEnum verbsSendOps[] = {
+    {"rdma_write", IBV_QP_EX_WITH_RDMA_WRITE},
+    {"rdma_write_with_imm", IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM},
+    {"send", IBV_QP_EX_WITH_SEND},
+    {"send_with_imm", IBV_QP_EX_WITH_SEND_WITH_IMM},
+    {"rdma_read", IBV_QP_EX_WITH_RDMA_READ},
+    {"atomic_cmp_and_swp", IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP},
+    {"atomic_fetch_and_add", IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD},
+    {"local_inv", IBV_QP_EX_WITH_LOCAL_INV},
+    {"bind_mw", IBV_QP_EX_WITH_BIND_MW},
+    {"send_with_inv", IBV_QP_EX_WITH_SEND_WITH_INV},
+    {"atomic_write", IBV_QP_EX_WITH_ATOMIC_WRITE},
+    {"flush", VERBS_QP_EX_WITH_FLUSH},
+    {NULL, 0}
+};
+
+#define CAP(f) VERBS_FIELD(struct ibv_qp_cap, f, VF_UINT, NULL, 0, 0)
+static const VerbsField qpCapFields[] = {
+    CAP(max_send_wr),
+    CAP(max_recv_wr),
+    CAP(max_send_sge),
+    CAP(max_recv_sge),
+    CAP(max_inline_data),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsQpCapStruct = {"qp cap", qpCapFields};
+
+#define QA(f, kind, table, mask) \
+    VERBS_FIELD(struct ibv_qp_attr, f, kind, table, mask, 0)
+static const VerbsField qpAttrFields[] = {
+    QA(qp_state, VF_ENUM, verbsQpState, IBV_QP_STATE),
+    QA(cur_qp_state, VF_ENUM, verbsQpState, IBV_QP_CUR_STATE),
+    QA(path_mtu, VF_ENUM, verbsMtu, IBV_QP_PATH_MTU),
+    QA(path_mig_state, VF_ENUM, verbsMigState, IBV_QP_PATH_MIG_STATE),
+    QA(qkey, VF_UINT, NULL, IBV_QP_QKEY),
+    QA(rq_psn, VF_UINT, NULL, IBV_QP_RQ_PSN),
+    QA(sq_psn, VF_UINT, NULL, IBV_QP_SQ_PSN),
+    QA(dest_qp_num, VF_UINT, NULL, IBV_QP_DEST_QPN),
+    QA(qp_access_flags, VF_FLAGS, verbsAccessFlags, IBV_QP_ACCESS_FLAGS),
+    QA(cap, VF_STRUCT, &verbsQpCapStruct, IBV_QP_CAP),
+    QA(ah_attr, VF_STRUCT, &verbsAhAttrStruct, IBV_QP_AV),
+    QA(alt_ah_attr, VF_STRUCT, &verbsAhAttrStruct, IBV_QP_ALT_PATH),
+    QA(pkey_index, VF_UINT, NULL, IBV_QP_PKEY_INDEX),
+    QA(alt_pkey_index, VF_UINT, NULL, IBV_QP_ALT_PATH),
+    QA(en_sqd_async_notify, VF_UINT, NULL, IBV_QP_EN_SQD_ASYNC_NOTIFY),
+    VERBS_FIELD(struct ibv_qp_attr, sq_draining, VF_UINT, NULL, 0, RO),
+    QA(max_rd_atomic, VF_UINT, NULL, IBV_QP_MAX_QP_RD_ATOMIC),
+    QA(max_dest_rd_atomic, VF_UINT, NULL, IBV_QP_MAX_DEST_RD_ATOMIC),
+    QA(min_rnr_timer, VF_UINT, NULL, IBV_QP_MIN_RNR_TIMER),
+    QA(port_num, VF_UINT, NULL, IBV_QP_PORT),
+    QA(timeout, VF_UINT, NULL, IBV_QP_TIMEOUT),
+    QA(retry_cnt, VF_UINT, NULL, IBV_QP_RETRY_CNT),
+    QA(rnr_retry, VF_UINT, NULL, IBV_QP_RNR_RETRY),
+    QA(alt_port_num, VF_UINT, NULL, IBV_QP_ALT_PATH),
+    QA(alt_timeout, VF_UINT, NULL, IBV_QP_ALT_PATH),
+    QA(rate_limit, VF_UINT, NULL, IBV_QP_RATE_LIMIT),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsQpAttrStruct = {"qp attribute", qpAttrFields};
+
+#undef RO
+
+
 static VerbsMethodProc QpDataInOrder, QpEce, QpRateLimit;
 static VerbsMethodProc QpAttachMcast, QpDetachMcast;
 static void	QpCmDefaults(VerbsQp *q, VerbsCmId *cm);

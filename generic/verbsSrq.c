@@ -16,6 +16,58 @@
 #include <fcntl.h>
 #include <string.h>
 
+/*
+ * ------------------------------------------------------------------------
+ * The names and struct tables of SRQs, XRC domains and tag matching: the
+ * rows with which the attribute dict engine (verbsAttr.c) reads and writes
+ * these C structs.
+ * ------------------------------------------------------------------------
+ */
+
+#define RO VF_READONLY
+
+const VerbsEnum verbsSrqTypes[] = {
+    {"basic", IBV_SRQT_BASIC},
+    {"xrc", IBV_SRQT_XRC},
+    {"tm", IBV_SRQT_TM},
+    {NULL, 0}
+};
+const VerbsEnum verbsXrcdOflags[] = {
+    {"create", O_CREAT},
+    {"excl", O_EXCL},
+    {NULL, 0}
+};
+const VerbsEnum verbsOpsOpcode[] = {
+    {"add", IBV_WR_TAG_ADD},
+    {"del", IBV_WR_TAG_DEL},
+    {"sync", IBV_WR_TAG_SYNC},
+    {NULL, 0}
+};
+const VerbsEnum verbsOpsFlags[] = {
+    {"signaled", IBV_OPS_SIGNALED},
+    {"tm_sync", IBV_OPS_TM_SYNC},
+    {NULL, 0}
+};
+
+#define SA(f, mask) VERBS_FIELD(struct ibv_srq_attr, f, VF_UINT, NULL, mask, 0)
+static const VerbsField srqAttrFields[] = {
+    SA(max_wr, IBV_SRQ_MAX_WR),
+    VERBS_FIELD(struct ibv_srq_attr, max_sge, VF_UINT, NULL, 0, RO),
+    SA(srq_limit, IBV_SRQ_LIMIT),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsSrqAttrStruct = {"srq attribute", srqAttrFields};
+
+static const VerbsField tmCapFields[] = {
+    VERBS_FIELD(struct ibv_tm_cap, max_num_tags, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct ibv_tm_cap, max_ops, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsTmCapStruct = {"tm cap", tmCapFields};
+
+#undef RO
+
+
 static VerbsMethodProc SrqModify, SrqPostRecv, SrqPostOps, SrqQuery;
 static VerbsGetProc SrqNum;
 

@@ -15,6 +15,62 @@
 #include <errno.h>
 #include <string.h>
 
+/*
+ * ------------------------------------------------------------------------
+ * The names and struct tables of work queues and RSS: the rows with which
+ * the attribute dict engine (verbsAttr.c) reads and writes these C
+ * structs.
+ * ------------------------------------------------------------------------
+ */
+
+const VerbsEnum verbsWqState[] = {
+    {"reset", IBV_WQS_RESET},
+    {"rdy", IBV_WQS_RDY},
+    {"err", IBV_WQS_ERR},
+    {"unknown", IBV_WQS_UNKNOWN},
+    {NULL, 0}
+};
+const VerbsEnum verbsWqType[] = {
+    {"rq", IBV_WQT_RQ},
+    {NULL, 0}
+};
+const VerbsEnum verbsWqFlags[] = {
+    {"cvlan_stripping", IBV_WQ_FLAGS_CVLAN_STRIPPING},
+    {"scatter_fcs", IBV_WQ_FLAGS_SCATTER_FCS},
+    {"delay_drop", IBV_WQ_FLAGS_DELAY_DROP},
+    {"pci_write_end_padding", IBV_WQ_FLAGS_PCI_WRITE_END_PADDING},
+    {NULL, 0}
+};
+const VerbsEnum verbsRxHashFunction[] = {
+    {"toeplitz", IBV_RX_HASH_FUNC_TOEPLITZ},
+    {NULL, 0}
+};
+const VerbsEnum verbsRxHashFields[] = {
+    {"src_ipv4", IBV_RX_HASH_SRC_IPV4},
+    {"dst_ipv4", IBV_RX_HASH_DST_IPV4},
+    {"src_ipv6", IBV_RX_HASH_SRC_IPV6},
+    {"dst_ipv6", IBV_RX_HASH_DST_IPV6},
+    {"src_port_tcp", IBV_RX_HASH_SRC_PORT_TCP},
+    {"dst_port_tcp", IBV_RX_HASH_DST_PORT_TCP},
+    {"src_port_udp", IBV_RX_HASH_SRC_PORT_UDP},
+    {"dst_port_udp", IBV_RX_HASH_DST_PORT_UDP},
+    {"ipsec_spi", IBV_RX_HASH_IPSEC_SPI},
+    {"inner", IBV_RX_HASH_INNER},
+    {NULL, 0}
+};
+
+#define WA(f, kind, table, mask) \
+    VERBS_FIELD(struct ibv_wq_attr, f, kind, table, mask, 0)
+static const VerbsField wqAttrFields[] = {
+    WA(wq_state, VF_ENUM, verbsWqState, IBV_WQ_ATTR_STATE),
+    WA(curr_wq_state, VF_ENUM, verbsWqState, IBV_WQ_ATTR_CURR_STATE),
+    WA(flags, VF_FLAGS, verbsWqFlags, IBV_WQ_ATTR_FLAGS),
+    WA(flags_mask, VF_FLAGS, verbsWqFlags, IBV_WQ_ATTR_FLAGS),
+    VERBS_FIELD_END
+};
+const VerbsStruct verbsWqAttrStruct = {"wq attribute", wqAttrFields};
+
+
 static VerbsMethodProc WqModify, WqPostRecv;
 
 static const VerbsMethod wqMethods[] = {
