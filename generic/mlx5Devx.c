@@ -471,7 +471,8 @@ ObjNumber(
 	 * knows): mlx5dv_init_obj on a CQ changes how libmlx5 treats it.
 	 */
 
-	Mlx5Context *m = (Mlx5Context *) c->providerData;
+	Mlx5Context *m = (Mlx5Context *) VerbsProviderState(c,
+		&verbsMlx5Provider);
 	Tcl_HashEntry *h = m ? Tcl_FindHashEntry(&m->cqns,
 		(char *) ((VerbsCq *) o)->cq) : NULL;
 
@@ -729,7 +730,8 @@ void
 Mlx5PendingRetry(
     VerbsContext *c)
 {
-    Mlx5Context *m = (Mlx5Context *) c->providerData;
+    Mlx5Context *m = (Mlx5Context *) VerbsProviderState(c,
+	    &verbsMlx5Provider);
     Mlx5Pending **pp, *p;
     int progress = 1;
 
@@ -765,7 +767,8 @@ void
 Mlx5PendingForget(
     VerbsContext *c)
 {
-    Mlx5Context *m = (Mlx5Context *) c->providerData;
+    Mlx5Context *m = (Mlx5Context *) VerbsProviderState(c,
+	    &verbsMlx5Provider);
     Mlx5Pending *p;
 
     while (m && (p = m->pending) != NULL) {
@@ -779,7 +782,8 @@ Tcl_Obj *
 Mlx5PendingList(
     VerbsContext *c)
 {
-    Mlx5Context *m = (Mlx5Context *) c->providerData;
+    Mlx5Context *m = (Mlx5Context *) VerbsProviderState(c,
+	    &verbsMlx5Provider);
     Mlx5Pending *p;
     Tcl_Obj *list = Tcl_NewObj();
 

@@ -786,6 +786,8 @@ MODULE_SCOPE const VerbsProvider *const verbsProviders[];
 
 MODULE_SCOPE void	*VerbsProviderAttach(VerbsContext *c,
 			    const VerbsProvider *provider, size_t size);
+MODULE_SCOPE void	*VerbsProviderState(VerbsContext *c,
+			    const VerbsProvider *provider);
 MODULE_SCOPE VerbsMethodProc VerbsProviderMethod;
 
 /*

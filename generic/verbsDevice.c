@@ -772,18 +772,20 @@ VerbsContextNew(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsProviderAttach --
+ * VerbsProviderAttach, VerbsProviderState --
  *
  *	The provider's state on a context: attached (size bytes, zeroed)
  *	the first time the provider asks, so that the context calls the
  *	provider's free proc before the device closes.  A context has one
- *	provider.
+ *	provider.  VerbsProviderState: the state if that provider attached
+ *	it, without attaching.
  *
  * Results:
- *	The state, or NULL when another provider's state is attached.
+ *	The state, or NULL when another provider's state is attached (or,
+ *	for VerbsProviderState, none).
  *
  * Side effects:
- *	May allocate.
+ *	VerbsProviderAttach may allocate.
  *
  *----------------------------------------------------------------------
  */
@@ -799,6 +801,14 @@ VerbsProviderAttach(
 	memset(c->providerData, 0, size);
 	c->provider = provider;
     }
+    return c->provider == provider ? c->providerData : NULL;
+}
+
+void *
+VerbsProviderState(
+    VerbsContext *c,
+    const VerbsProvider *provider)
+{
     return c->provider == provider ? c->providerData : NULL;
 }
 
