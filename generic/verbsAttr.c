@@ -1406,9 +1406,16 @@ VerbsOptionIndex(
     const VerbsField *options,
     int *indexPtr)
 {
+    const char *w = Tcl_GetString(wordObj);
     const VerbsField *f;
 
-    if (strcmp(Tcl_GetString(wordObj), "-command") == 0) {
+    /*
+     * The first letters first: this runs for every option word of every
+     * call ($cq wait 1 -check 1 in a script's hot loop).
+     */
+
+    if (w[0] == '-' && w[1] == 'c' && w[2] == 'o' && w[3] == 'm'
+	    && w[4] == 'm' && strcmp(w, "-command") == 0) {
 	for (f = options; f->name; f++) {
 	    if (strcmp(f->name, "-as") == 0) {
 		*indexPtr = (int) (f - options);
