@@ -402,7 +402,7 @@ MODULE_SCOPE int	VerbsParseOptions(Tcl_Interp *interp, int objc,
 			    const VerbsField *options, void *record);
 MODULE_SCOPE Tcl_Obj *	VerbsUsage(const char *fixed,
 			    const VerbsField *options);
-MODULE_SCOPE int	VerbsOptionIndex(Tcl_Interp *interp, Tcl_Obj *wordObj,
+MODULE_SCOPE int	VerbsOlderOption(Tcl_Interp *interp, Tcl_Obj *wordObj,
 			    const VerbsField *options, int *indexPtr);
 MODULE_SCOPE int	VerbsUsageError(Tcl_Interp *interp, int skip,
 			    Tcl_Obj *const objv[], const char *fixed,
@@ -600,7 +600,7 @@ typedef struct VerbsStruct {
  * object it resolved and the name of the object command, -as NAME.
  * VERBS_OPTION_COMMAND is the -as row of its option table; -command, the
  * option's older name, is taken for it when given in full
- * (VerbsOptionIndex).
+ * (VerbsOlderOption).
  */
 
 typedef struct VerbsCreateHead {

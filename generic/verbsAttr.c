@@ -1383,48 +1383,43 @@ VerbsDictToStruct(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsOptionIndex --
+ * VerbsOlderOption --
  *
- *	The row of an option word: a unique prefix of a row's name, as
- *	Tcl_GetIndexFromObjStruct takes it, or "-command" in full, the older
- *	name of -as, in a table that has -as.  Errors list the rows, and
- *	never the older name.
+ *	After Tcl_GetIndexFromObjStruct refused an option word: "-command"
+ *	in full, the older name of -as, is taken for the -as row of a table
+ *	that has one (the error is then cleared).  Called only on a refusal,
+ *	so that the options of a hot loop cost one cached lookup each.
  *
  * Results:
- *	A standard Tcl result; the row's index in *indexPtr.
+ *	TCL_OK with the -as row's index in *indexPtr, or TCL_ERROR leaving
+ *	Tcl's error (which lists the rows and never the older name).
  *
  * Side effects:
- *	Tcl_GetIndexFromObjStruct caches the lookup in the word.
+ *	May reset the interp's result.
  *
  *----------------------------------------------------------------------
  */
 
 int
-VerbsOptionIndex(
+VerbsOlderOption(
     Tcl_Interp *interp,
     Tcl_Obj *wordObj,
     const VerbsField *options,
     int *indexPtr)
 {
-    const char *w = Tcl_GetString(wordObj);
     const VerbsField *f;
 
-    /*
-     * The first letters first: this runs for every option word of every
-     * call ($cq wait 1 -check 1 in a script's hot loop).
-     */
-
-    if (w[0] == '-' && w[1] == 'c' && w[2] == 'o' && w[3] == 'm'
-	    && w[4] == 'm' && strcmp(w, "-command") == 0) {
-	for (f = options; f->name; f++) {
-	    if (strcmp(f->name, "-as") == 0) {
-		*indexPtr = (int) (f - options);
-		return TCL_OK;
-	    }
+    if (strcmp(Tcl_GetString(wordObj), "-command") != 0) {
+	return TCL_ERROR;
+    }
+    for (f = options; f->name; f++) {
+	if (strcmp(f->name, "-as") == 0) {
+	    Tcl_ResetResult(interp);
+	    *indexPtr = (int) (f - options);
+	    return TCL_OK;
 	}
     }
-    return Tcl_GetIndexFromObjStruct(interp, wordObj, options,
-	    sizeof(VerbsField), "option", 0, indexPtr);
+    return TCL_ERROR;
 }
 
 /*
@@ -1464,7 +1459,10 @@ VerbsParseOptions(
     int i, index;
 
     for (i = first; i < objc; i += 2) {
-	if (VerbsOptionIndex(interp, objv[i], options, &index) != TCL_OK) {
+	if (Tcl_GetIndexFromObjStruct(interp, objv[i], options,
+		sizeof(VerbsField), "option", 0, &index) != TCL_OK
+		&& VerbsOlderOption(interp, objv[i], options, &index)
+		!= TCL_OK) {
 	    return TCL_ERROR;
 	}
 	f = &options[index];

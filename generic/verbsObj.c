@@ -984,7 +984,10 @@ VerbsCreateArgs(
     for (i = nfixed; i < objc; i += 2) {
 	int index;
 
-	if (VerbsOptionIndex(interp, objv[i], options, &index) != TCL_OK) {
+	if (Tcl_GetIndexFromObjStruct(interp, objv[i], options,
+		sizeof(VerbsField), "option", 0, &index) != TCL_OK
+		&& VerbsOlderOption(interp, objv[i], options, &index)
+		!= TCL_OK) {
 	    return TCL_ERROR;
 	}
     }
@@ -1138,11 +1141,24 @@ CgetIndex(
     int *indexPtr)
 {
     const char *word = Tcl_GetString(wordObj);
-    size_t len = strlen(word);
+    size_t len;
     const VerbsField *f;
     int n = 0, found = -1;
     Tcl_Obj *msg;
 
+    /*
+     * Tcl's lookup (cached in the word) settles every word but a prefix
+     * of -parent or -type, and an abbreviation that those make ambiguous.
+     */
+
+    if (Tcl_GetIndexFromObjStruct(NULL, wordObj, rows, sizeof(VerbsField),
+	    "option", 0, indexPtr) == TCL_OK) {
+	f = &rows[*indexPtr];
+	if (!(f->flags & VF_EXACT) || strcmp(f->name, word) == 0) {
+	    return TCL_OK;
+	}
+    }
+    len = strlen(word);
     for (f = rows; f->name; f++) {
 	if (strcmp(f->name, word) == 0) {
 	    *indexPtr = (int) (f - rows);
