@@ -1064,12 +1064,18 @@ CqReqNotify(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const options[] = {"-solicited", NULL};
+    typedef struct {
+	int solicited;
+    } NotifyArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION_SWITCH("-solicited", NotifyArgs, solicited),
+	VERBS_FIELD_END
+    };
+    NotifyArgs args = {0};
     VerbsCq *c = (VerbsCq *) objPtr;
-    int index, err;
+    int err;
 
-    if (objc == 3 && Tcl_GetIndexFromObj(interp, objv[2], options, "option",
-	    0, &index) != TCL_OK) {
+    if (VerbsParseOptions(interp, objc, objv, 2, options, &args) != TCL_OK) {
 	return TCL_ERROR;
     }
     if (c->channel == NULL) {
@@ -1081,7 +1087,7 @@ CqReqNotify(
 	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-channel", "", NULL);
 	return TCL_ERROR;
     }
-    err = ibv_req_notify_cq(c->cq, objc == 3);
+    err = ibv_req_notify_cq(c->cq, args.solicited);
     if (err) {
 	return VerbsSysError(interp, "ibv_req_notify_cq", objPtr, NULL, err);
     }

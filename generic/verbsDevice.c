@@ -687,21 +687,23 @@ VerbsDevicesCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    static const char *const opts[] = {"-details", NULL};
+    typedef struct {
+	int details;
+    } DevicesArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION_SWITCH("-details", DevicesArgs, details),
+	VERBS_FIELD_END
+    };
+    DevicesArgs args = {0};
     struct ibv_device **list;
     Tcl_Obj *result;
-    int i, n, index, details = 0;
+    int i, n;
 
     if (objc > 2) {
-	Tcl_WrongNumArgs(interp, 1, objv, "?-details?");
-	return TCL_ERROR;
+	return VerbsUsageError(interp, 1, objv, "", options);
     }
-    if (objc == 2) {
-	if (Tcl_GetIndexFromObj(interp, objv[1], opts, "option", 0,
-		&index) != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	details = 1;
+    if (VerbsParseOptions(interp, objc, objv, 1, options, &args) != TCL_OK) {
+	return TCL_ERROR;
     }
     list = ibv_get_device_list(&n);
     if (list == NULL) {
@@ -716,7 +718,7 @@ VerbsDevicesCmd(
     for (i = 0; i < n; i++) {
 	Tcl_Obj *v = Tcl_NewStringObj(ibv_get_device_name(list[i]), -1);
 
-	if (details) {
+	if (args.details) {
 	    Tcl_Obj *d = Tcl_NewDictObj();
 
 	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("name", -1), v);

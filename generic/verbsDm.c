@@ -1,7 +1,7 @@
 /*
  * verbsDm.c --
  *
- *	Device memory: [verbs::dm alloc CONTEXT -length N] allocates memory
+ *	Device memory: [verbs::dm create CONTEXT -length N] allocates memory
  *	on the device (ibv_alloc_dm), which the dm object reads and writes
  *	with ibv_memcpy_from_dm / ibv_memcpy_to_dm and which [verbs::mr
  *	create PD -dm DM] registers.  [verbs::dm import CONTEXT HANDLE]
@@ -125,7 +125,7 @@ NewDm(
  *
  * DmAllocCmd, DmImportCmd --
  *
- *	verbs::dm alloc CONTEXT -length N ?-log_align_req N?
+ *	verbs::dm create (or alloc) CONTEXT -length N ?-log_align_req N?
  *		?-as NAME?
  *	verbs::dm import CONTEXT HANDLE ?-as NAME?
  *
