@@ -1204,6 +1204,30 @@ QueryPort(QUERY_ARGS)
     return TCL_OK;
 }
 
+/*
+ * The port's effective speed, in units of 100 Mb/s (ibv_query_port_speed,
+ * rdma-core 62 and later).
+ */
+
+static int
+QueryPortSpeed(QUERY_ARGS)
+{
+#ifdef HAVE_IBV_QUERY_PORT_SPEED
+    uint64_t speed = 0;
+    int err = ibv_query_port_speed(CTX(objPtr), (uint32_t) port, &speed);
+
+    if (err != 0) {
+	return VerbsSysError(interp, "ibv_query_port_speed", objPtr,
+		Tcl_GetString(objv[3]), err);
+    }
+    Tcl_SetObjResult(interp, VerbsU64Obj(speed));
+    return TCL_OK;
+#else
+    return VerbsSysError(interp, "ibv_query_port_speed", objPtr,
+	    "needs rdma-core 62 or later", EOPNOTSUPP);
+#endif
+}
+
 static int
 QueryGid(QUERY_ARGS)
 {
@@ -1281,7 +1305,8 @@ ContextQuery(
 	{"device", 0, QueryDevice}, {"device_ex", 0, QueryDeviceEx},
 	{"gid", 2, QueryGid}, {"gid_entry", 2, QueryGidEntry},
 	{"gid_table", 0, QueryGidTableRow}, {"pkey", 2, QueryPkey},
-	{"port", 1, QueryPort}, {"rt_values", 0, QueryRtValues},
+	{"port", 1, QueryPort}, {"port_speed", 1, QueryPortSpeed},
+	{"rt_values", 0, QueryRtValues},
 	{NULL, 0, NULL}
     };
     static const char *const argNames[] = {"", " PORT", " PORT INDEX"};
