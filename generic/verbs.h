@@ -591,6 +591,9 @@ typedef struct VerbsStruct {
 #define VERBS_OPTION_PARSE(rec, f, proc, flags, arg) \
     {"-" #f, VF_PARSE, offsetof(rec, f), sizeof(((rec *)0)->f), NULL, 0, \
      flags, 0, 0, arg, NULL, proc}
+#define VERBS_NOT_GIVEN (~(uint64_t) 0)	/* A uint64_t option's default
+					 * when "not given" must be told
+					 * from every value. */
 #define VERBS_OPTION_TIMEOUT \
     {"-timeout", VF_TIMEOUT, 0, sizeof(int), NULL, 0, 0, 0, 0, "ms", NULL, \
      NULL}

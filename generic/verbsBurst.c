@@ -439,12 +439,10 @@ GetQps(
 
 /*
  * The options of a burst.  -depth and -signal are limited by the QPs, so
- * their limits are checked after the parse (BurstLimits); NOT_GIVEN marks
- * an integer option that was not given.  -peer is a QP or a list of them,
- * one per sending QP (GetQps).
+ * their limits are checked after the parse (BurstLimits); VERBS_NOT_GIVEN
+ * marks an integer option that was not given.  -peer is a QP or a list of
+ * them, one per sending QP (GetQps).
  */
-
-#define NOT_GIVEN (~(uint64_t) 0)
 
 typedef struct {
     VerbsObj *ah;
@@ -559,7 +557,7 @@ BurstLimits(
     b->depth = (int) maxDepth;
     b->count = a->count;
     b->sge = a->sge.sge;
-    if (a->depth != NOT_GIVEN) {
+    if (a->depth != VERBS_NOT_GIVEN) {
 	if (VerbsCheckMax(interp, "-depth", a->depth, maxDepth) != TCL_OK) {
 	    return TCL_ERROR;
 	}
@@ -569,7 +567,7 @@ BurstLimits(
 	b->depth = 1;
     }
     b->signal = b->depth < 16 ? b->depth : 16;
-    if (a->signal != NOT_GIVEN) {
+    if (a->signal != VERBS_NOT_GIVEN) {
 	if (VerbsCheckMax(interp, "-signal", a->signal, (uint64_t) b->depth)
 		!= TCL_OK) {
 	    return TCL_ERROR;
@@ -577,7 +575,7 @@ BurstLimits(
 	b->signal = a->signal ? (int) a->signal : 1;
     }
     b->batch = b->signal;
-    if (a->batch != NOT_GIVEN) {
+    if (a->batch != VERBS_NOT_GIVEN) {
 	b->batch = a->batch ? (int) a->batch : 1;
     }
     if (b->batch > MAX_BATCH) {
@@ -852,7 +850,7 @@ SendBurst(
     struct timespec t0, t1;
 
     memset(&a, 0, sizeof(a));
-    a.batch = a.count = a.depth = a.signal = NOT_GIVEN;
+    a.batch = a.count = a.depth = a.signal = VERBS_NOT_GIVEN;
     a.opcode = IBV_WR_SEND;
     a.remote_qkey = NO_QKEY;
     a.remote_qpn = NO_QKEY;
@@ -861,9 +859,9 @@ SendBurst(
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (a.count == NOT_GIVEN || a.sge.mr == NULL) {
-	return VerbsArgError(interp, a.count != NOT_GIVEN ? "-sge" : "-count",
-		NULL,
+    if (a.count == VERBS_NOT_GIVEN || a.sge.mr == NULL) {
+	return VerbsArgError(interp,
+		a.count != VERBS_NOT_GIVEN ? "-sge" : "-count", NULL,
 		"send_burst needs -count and -sge");
     }
     if (one || Tcl_ListObjLength(NULL, qpsObj, &nqp) != TCL_OK

@@ -110,8 +110,6 @@ const VerbsType verbsDmahClass = {
  *----------------------------------------------------------------------
  */
 
-#define NOT_GIVEN (~(uint64_t) 0)	/* An attribute that was not given. */
-
 typedef struct {
     VerbsCreateHead head;
     uint64_t cpu_id, ph, tph_mem_type;
@@ -127,15 +125,15 @@ AllocDmah(
     struct ibv_dmah_init_attr init;
 
     memset(&init, 0, sizeof(init));
-    if (a->cpu_id != NOT_GIVEN) {
+    if (a->cpu_id != VERBS_NOT_GIVEN) {
 	init.comp_mask |= IBV_DMAH_INIT_ATTR_MASK_CPU_ID;
 	init.cpu_id = (uint32_t) a->cpu_id;
     }
-    if (a->ph != NOT_GIVEN) {
+    if (a->ph != VERBS_NOT_GIVEN) {
 	init.comp_mask |= IBV_DMAH_INIT_ATTR_MASK_PH;
 	init.ph = (uint8_t) a->ph;
     }
-    if (a->tph_mem_type != NOT_GIVEN) {
+    if (a->tph_mem_type != VERBS_NOT_GIVEN) {
 	init.comp_mask |= IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE;
 	init.tph_mem_type = (uint8_t) a->tph_mem_type;
     }
@@ -184,7 +182,9 @@ DmahCreateCmd(
 	VERBS_OPTION(DmahArgs, tph_mem_type, VF_ENUM, tphMemTypes, "vm|pm"),
 	VERBS_FIELD_END
     };
-    DmahArgs args = {{NULL, NULL}, NOT_GIVEN, NOT_GIVEN, NOT_GIVEN};
+    DmahArgs args = {
+	{NULL, NULL}, VERBS_NOT_GIVEN, VERBS_NOT_GIVEN, VERBS_NOT_GIVEN
+    };
     Tcl_Obj *attrs;
     VerbsDmah *d;
     void *dmah = NULL;
@@ -201,15 +201,15 @@ DmahCreateCmd(
 	return TCL_ERROR;
     }
     attrs = Tcl_NewDictObj();
-    if (args.cpu_id != NOT_GIVEN) {
+    if (args.cpu_id != VERBS_NOT_GIVEN) {
 	Tcl_DictObjPut(NULL, attrs, Tcl_NewStringObj("cpu_id", -1),
 		Tcl_NewWideIntObj((Tcl_WideInt) args.cpu_id));
     }
-    if (args.ph != NOT_GIVEN) {
+    if (args.ph != VERBS_NOT_GIVEN) {
 	Tcl_DictObjPut(NULL, attrs, Tcl_NewStringObj("ph", -1),
 		Tcl_NewWideIntObj((Tcl_WideInt) args.ph));
     }
-    if (args.tph_mem_type != NOT_GIVEN) {
+    if (args.tph_mem_type != VERBS_NOT_GIVEN) {
 	Tcl_DictObjPut(NULL, attrs, Tcl_NewStringObj("tph_mem_type", -1),
 		VerbsEnumObj(tphMemTypes, args.tph_mem_type));
     }

@@ -408,11 +408,9 @@ CompareDouble(
  * The options of [$qp latency].
  */
 
-#define NOT_GIVEN (~(uint64_t) 0)	/* -iters was not given. */
-
 typedef struct {
     int inline_;
-    uint64_t iters;		/* NOT_GIVEN: not given. */
+    uint64_t iters;		/* VERBS_NOT_GIVEN: not given. */
     uint64_t opcode;
     VerbsObj *peer;
     VerbsSgeArg peer_sge;
@@ -707,7 +705,7 @@ VerbsQpLatency(
     int result;
 
     memset(&a, 0, sizeof(a));
-    a.iters = NOT_GIVEN;
+    a.iters = VERBS_NOT_GIVEN;
     a.opcode = IBV_WR_SEND;
     a.timeout = 5000;
     if ((objc % 2) != 0) {
@@ -718,9 +716,10 @@ VerbsQpLatency(
     if (VerbsParseOptions(interp, objc, objv, 2, latOptions, &a) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (a.iters == NOT_GIVEN || a.sge.mr == NULL) {
-	return VerbsArgError(interp, a.iters != NOT_GIVEN ? "-sge" : "-iters",
-		NULL, "latency needs -iters and -sge");
+    if (a.iters == VERBS_NOT_GIVEN || a.sge.mr == NULL) {
+	return VerbsArgError(interp,
+		a.iters != VERBS_NOT_GIVEN ? "-sge" : "-iters", NULL,
+		"latency needs -iters and -sge");
     }
     iters = a.iters;
     if (iters == 0) {
