@@ -119,10 +119,31 @@ MODULE_SCOPE int	Mlx5AddCommand(Tcl_Interp *interp, const char *name,
 			    Tcl_ObjCmdProc *proc);
 
 /*
- * mlx5Queue.c
+ * mlx5Queue.c: what [mlx5::qp create] keeps with each QP it makes
+ * (VerbsQp.providerData), for the sends of mlx5Send.c.  A QP is one of
+ * them when its providerFree is Mlx5QpDataFree.
  */
 
+typedef struct Mlx5QpData {
+    uint32_t dcType;		/* MLX5DV_DCTYPE_*, or 0. */
+    uint64_t sendOps;		/* Its -send_ops_flags (MLX5DV_QP_EX_WITH_*). */
+} Mlx5QpData;
+
 MODULE_SCOPE int	Mlx5QueueInit(Tcl_Interp *interp);
+MODULE_SCOPE void	Mlx5QpDataFree(void *data);
+
+/*
+ * mlx5Send.c
+ */
+
+MODULE_SCOPE int	Mlx5SendInit(Tcl_Interp *interp);
+
+/*
+ * mlx5Wqe.c
+ */
+
+MODULE_SCOPE int	Mlx5WqeInit(Tcl_Interp *interp);
+MODULE_SCOPE const VerbsStruct mlx5ClockStruct;	/* mlx5dv_clock_info. */
 
 /*
  * mlx5Devx.c

@@ -421,6 +421,11 @@ Mlx5ContextFree(
  *	$ctx mlx5 query: mlx5dv_query_device, every field, as a dict.
  *	$ctx mlx5 pending: the DevX objects whose destruction the firmware
  *	refused after their commands were gone, as {kind id} pairs.
+ *	$ctx mlx5 query_port PORT: mlx5dv_query_port as a dict.
+ *	$ctx mlx5 clock_info: mlx5dv_get_clock_info as a dict.
+ *	$ctx mlx5 ts_to_ns TIMESTAMP: a completion's device timestamp in
+ *	nanoseconds of the device's clock (mlx5dv_ts_to_ns, with the clock
+ *	information of now).
  *
  * Results:
  *	A standard Tcl result.
@@ -431,33 +436,43 @@ Mlx5ContextFree(
  *----------------------------------------------------------------------
  */
 
-static int
-Mlx5ContextMethod(
-    Tcl_Interp *interp,
-    VerbsObj *objPtr,
-    int objc,
-    Tcl_Obj *const objv[])
-{
-    static const char *const subs[] = {"pending", "query", NULL};
-    VerbsContext *c = (VerbsContext *) objPtr;
-    struct mlx5dv_context attr;
-    int index, err;
+static const VerbsEnum queryPortFlags[] = {
+    {"vport", MLX5DV_QUERY_PORT_VPORT},
+    {"vport_vhca_id", MLX5DV_QUERY_PORT_VPORT_VHCA_ID},
+    {"vport_steering_icm_rx", MLX5DV_QUERY_PORT_VPORT_STEERING_ICM_RX},
+    {"vport_steering_icm_tx", MLX5DV_QUERY_PORT_VPORT_STEERING_ICM_TX},
+    {"vport_reg_c0", MLX5DV_QUERY_PORT_VPORT_REG_C0},
+    {"esw_owner_vhca_id", MLX5DV_QUERY_PORT_ESW_OWNER_VHCA_ID},
+    {NULL, 0}
+};
+static const VerbsField regFields[] = {
+    VERBS_FIELD(struct mlx5dv_reg, value, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_reg, mask, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+static const VerbsStruct regStruct = {"reg_c0", regFields};
+static const VerbsField portFields[] = {
+    VERBS_FIELD(struct mlx5dv_port, flags, VF_FLAGS, queryPortFlags, 0, 0),
+    VERBS_FIELD(struct mlx5dv_port, vport, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_port, vport_vhca_id, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_port, esw_owner_vhca_id, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_port, vport_steering_icm_rx, VF_UINT, NULL, 0,
+	    0),
+    VERBS_FIELD(struct mlx5dv_port, vport_steering_icm_tx, VF_UINT, NULL, 0,
+	    0),
+    VERBS_FIELD(struct mlx5dv_port, reg_c0, VF_STRUCT, &regStruct, 0, 0),
+    VERBS_FIELD_END
+};
+static const VerbsStruct portStruct = {"mlx5 port", portFields};
 
-    if (Tcl_GetIndexFromObj(interp, objv[2], subs, "subcommand", 0, &index)
-	    != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (objc != 3) {
-	Tcl_WrongNumArgs(interp, 3, objv, NULL);
-	return TCL_ERROR;
-    }
-    if (index == 0) {
-	Tcl_SetObjResult(interp, Mlx5PendingList(c));
-	return TCL_OK;
-    }
-    if (!mlx5dv_is_supported(c->ctx->device)) {
-	return Mlx5NotSupported(interp, "mlx5dv_query_device", c);
-    }
+static int
+QueryDevice(
+    Tcl_Interp *interp,
+    VerbsContext *c)
+{
+    struct mlx5dv_context attr;
+    int err;
+
     memset(&attr, 0, sizeof(attr));
     attr.comp_mask = MLX5DV_CONTEXT_MASK_CQE_COMPRESION
 	    | MLX5DV_CONTEXT_MASK_SWP | MLX5DV_CONTEXT_MASK_STRIDING_RQ
@@ -474,11 +489,81 @@ Mlx5ContextMethod(
 	    | MLX5DV_CONTEXT_MASK_CRYPTO_OFFLOAD;
     err = mlx5dv_query_device(c->ctx, &attr);
     if (err != 0) {
-	return VerbsSysError(interp, "mlx5dv_query_device", objPtr, NULL,
+	return VerbsSysError(interp, "mlx5dv_query_device", &c->obj, NULL,
 		err);
     }
     Tcl_SetObjResult(interp, VerbsStructToDict(&mlx5ContextStruct, &attr));
     return TCL_OK;
+}
+
+static int
+Mlx5ContextMethod(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const struct {
+	const char *name;
+	int args;
+	const char *usage;
+	const char *call;
+    } subs[] = {
+	{"clock_info", 0, NULL, "mlx5dv_get_clock_info"},
+	{"pending", 0, NULL, NULL},
+	{"query", 0, NULL, "mlx5dv_query_device"},
+	{"query_port", 1, "port", "mlx5dv_query_port"},
+	{"ts_to_ns", 1, "timestamp", "mlx5dv_get_clock_info"},
+	{NULL, 0, NULL, NULL}
+    };
+    enum { CLOCK_INFO, PENDING, QUERY, QUERY_PORT, TS_TO_NS };
+    VerbsContext *c = (VerbsContext *) objPtr;
+    struct mlx5dv_clock_info clock;
+    struct mlx5dv_port port;
+    uint64_t v;
+    int index, err;
+
+    if (Tcl_GetIndexFromObjStruct(interp, objv[2], subs, sizeof(subs[0]),
+	    "subcommand", 0, &index) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (objc != 3 + subs[index].args) {
+	Tcl_WrongNumArgs(interp, 3, objv, subs[index].usage);
+	return TCL_ERROR;
+    }
+    if (index == PENDING) {
+	Tcl_SetObjResult(interp, Mlx5PendingList(c));
+	return TCL_OK;
+    }
+    if (objc == 4 && VerbsGetUInt(interp, subs[index].usage, objv[3],
+	    index == QUERY_PORT ? UINT32_MAX : UINT64_MAX, &v) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (!mlx5dv_is_supported(c->ctx->device)) {
+	return Mlx5NotSupported(interp, subs[index].call, c);
+    }
+    switch (index) {
+    case QUERY:
+	return QueryDevice(interp, c);
+    case QUERY_PORT:
+	memset(&port, 0, sizeof(port));
+	err = mlx5dv_query_port(c->ctx, (uint32_t) v, &port);
+	if (err) {
+	    return VerbsSysError(interp, subs[index].call, objPtr, NULL, err);
+	}
+	Tcl_SetObjResult(interp, VerbsStructToDict(&portStruct, &port));
+	return TCL_OK;
+    default:
+	memset(&clock, 0, sizeof(clock));
+	err = mlx5dv_get_clock_info(c->ctx, &clock);
+	if (err) {
+	    return VerbsSysError(interp, subs[index].call, objPtr, NULL, err);
+	}
+	Tcl_SetObjResult(interp, index == CLOCK_INFO
+		? VerbsStructToDict(&mlx5ClockStruct, &clock)
+		: VerbsU64Obj(mlx5dv_ts_to_ns(&clock, v)));
+	return TCL_OK;
+    }
 }
 
 /*
@@ -769,7 +854,7 @@ Mlx5Init(
 {
     static const char *const namespaces[] = {
 	"devx::obj", "devx::uar", "devx::umem", "devx", "context", "dv",
-	"var", "pp", "qp", "cq", "flow", "", NULL
+	"var", "pp", "qp", "cq", "flow", "wqe", "cqe", "", NULL
     };
 
     if (Mlx5PrmInit(interp) != TCL_OK) {
@@ -777,7 +862,8 @@ Mlx5Init(
     }
     Mlx5AddCommand(interp, "context::open", ContextOpenCmd);
     Mlx5AddCommand(interp, "dv::obj", DvObjCmd);
-    if (Mlx5DevxInit(interp) != TCL_OK || Mlx5QueueInit(interp) != TCL_OK) {
+    if (Mlx5DevxInit(interp) != TCL_OK || Mlx5QueueInit(interp) != TCL_OK
+	    || Mlx5SendInit(interp) != TCL_OK || Mlx5WqeInit(interp) != TCL_OK) {
 	return TCL_ERROR;
     }
     return MakeEnsembles(interp, namespaces);

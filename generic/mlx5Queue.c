@@ -214,6 +214,27 @@ MakeQp(
 	    &((DvQpArgs *) clientData)->attr);
 }
 
+static void *
+DvQpMade(
+    struct ibv_qp *qp VERBS_UNUSED,
+    void *clientData)
+{
+    const DvQpArgs *a = (const DvQpArgs *) clientData;
+    Mlx5QpData *d = (Mlx5QpData *) ckalloc(sizeof(Mlx5QpData));
+
+    d->dcType = (uint32_t) a->dc_type;
+    d->sendOps = (a->attr.comp_mask & MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS)
+	    ? a->attr.send_ops_flags : 0;
+    return d;
+}
+
+void
+Mlx5QpDataFree(
+    void *data)
+{
+    ckfree(data);
+}
+
 static int
 QpCreateCmd(
     ClientData clientData VERBS_UNUSED,
@@ -240,7 +261,8 @@ QpCreateCmd(
     static const VerbsStruct streamStruct = {"dci_streams", streamFields};
     DvQpArgs a;
     DvWords w;
-    VerbsQpMaker maker = {"mlx5dv_create_qp", MakeQp, &a};
+    VerbsQpMaker maker = {"mlx5dv_create_qp", MakeQp, &a, DvQpMade,
+	    Mlx5QpDataFree};
     int result;
 
     if (objc < 2 || objc % 2 != 0) {

@@ -338,6 +338,10 @@ struct VerbsQp {
     struct VerbsQpMcast *mcasts;/* The groups of attach_mcast: detached
 				 * before destruction, which they would
 				 * make fail (EBUSY). */
+    void *providerData;		/* What a provider's maker keeps with the
+				 * QP it made (VerbsQpMaker.made), or NULL; */
+    void (*providerFree)(void *data);	/* its free proc, called after
+				 * the QP's destruction. */
 };
 
 typedef struct VerbsAh {
@@ -549,6 +553,15 @@ typedef struct VerbsStruct {
 #define VERBS_FIELD(st, f, kind, table, mask, flags) \
     {#f, kind, offsetof(st, f), sizeof(((st *)0)->f), table, mask, flags, \
      0, 0, NULL, NULL, NULL}
+
+/*
+ * A dict field whose value a VerbsSetProc parses into the member (an SGE
+ * {MR OFFSET LENGTH} by VerbsParseSge into a VerbsSgeArg).
+ */
+
+#define VERBS_FIELD_PARSE(st, f, proc) \
+    {#f, VF_PARSE, offsetof(st, f), sizeof(((st *)0)->f), NULL, 0, 0, 0, \
+     0, NULL, NULL, proc}
 
 /*
  * A dict field of an integer kind whose values stop below what the member
@@ -805,7 +818,30 @@ typedef struct VerbsQpMaker {
     struct ibv_qp *(*create)(struct ibv_context *ctx,
 	    struct ibv_qp_init_attr_ex *init, void *clientData);
     void *clientData;
+    void *(*made)(struct ibv_qp *qp, void *clientData);
+				/* Or NULL: what the provider keeps with the
+				 * new QP (VerbsQp.providerData), */
+    void (*free)(void *data);	/* and how it is freed. */
 } VerbsQpMaker;
+
+/*
+ * A provider's work requests in the ibv_wr_* post API (VerbsQpWrPost): for
+ * each work request dict, parse takes out the keys and opcodes that are
+ * the provider's.  It leaves in *restPtr the dict for the verbs parser
+ * (wrObj itself when nothing in it is the provider's), or NULL when the
+ * work request is the provider's alone.  For a verbs work request,
+ * address runs after its ibv_wr_* builder and before its data setter; a
+ * provider's own work request is built by build alone.  Work request i
+ * is the i-th of the post.
+ */
+
+typedef struct VerbsWrExt {
+    int (*parse)(Tcl_Interp *interp, VerbsQp *q, int i, Tcl_Obj *wrObj,
+	    Tcl_Obj **restPtr, void *clientData);
+    void (*address)(VerbsQp *q, int i, void *clientData);
+    void (*build)(VerbsQp *q, int i, void *clientData);
+    void *clientData;
+} VerbsWrExt;
 
 typedef struct VerbsCqMaker {
     const char *call;
@@ -841,6 +877,9 @@ MODULE_SCOPE VerbsMethodProc VerbsQpBindMw;
 MODULE_SCOPE int	VerbsQpCreate(Tcl_Interp *interp, int objc,
 			    Tcl_Obj *const objv[], VerbsCmId *cm,
 			    const VerbsQpMaker *maker);
+MODULE_SCOPE int	VerbsQpWrPost(Tcl_Interp *interp, VerbsQp *q,
+			    Tcl_Obj *qpName, int n, Tcl_Obj *const wrObjs[],
+			    const VerbsWrExt *ext);
 MODULE_SCOPE void	VerbsQpAdopt(Tcl_Interp *interp, VerbsQp *q,
 			    struct ibv_qp *qp, VerbsPd *p, VerbsCq *sendCq,
 			    VerbsCq *recvCq, VerbsSrq *srq, VerbsCmId *cm);

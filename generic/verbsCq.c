@@ -76,6 +76,9 @@ const VerbsEnum verbsWcOpcode[] = {
     {"tm_sync", IBV_WC_TM_SYNC},
     {"tm_recv", IBV_WC_TM_RECV},
     {"tm_no_tag", IBV_WC_TM_NO_TAG},
+    {"driver1", IBV_WC_DRIVER1},	/* Providers' own: mlx5's umr, */
+    {"driver2", IBV_WC_DRIVER2},	/* raw_wqe */
+    {"driver3", IBV_WC_DRIVER3},	/* and memcpy. */
     {NULL, 0}
 };
 const VerbsEnum verbsWcFlags[] = {

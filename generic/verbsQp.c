@@ -427,6 +427,9 @@ QpFree(
     } else {
 	ibv_destroy_qp(q->qp);
     }
+    if (q->providerFree) {
+	q->providerFree(q->providerData);
+    }
     QpRefs(q, refs);
     for (i = 0; i < QP_REFS; i++) {
 	if (refs[i]) {
@@ -970,6 +973,10 @@ QpMake(
 	return TCL_ERROR;
     }
     VerbsObjUnhold(held, 7);
+    if (maker && maker->made) {
+	q->providerData = maker->made(qp, maker->clientData);
+	q->providerFree = maker->free;
+    }
     if (cm) {
 	q->cm = cm;
 	VerbsObjRetain(&cm->obj);
@@ -2034,8 +2041,16 @@ ParseSendWrs(
 
     *cachedPtr = 1;
     for (i = 0; i < n; i++) {
-	const struct ibv_send_wr *c = VerbsSendWrCached(interp, q, wrObjs[i]);
+	const struct ibv_send_wr *c;
 
+	if (wrObjs[i] == NULL) {
+	    /* A provider's own (VerbsQpWrPost). */
+	    memset(&wrs[i], 0, sizeof(*wrs));
+	    memset(&binds[i], 0, sizeof(MwBind));
+	    binds[i].cached = 1;
+	    continue;
+	}
+	c = VerbsSendWrCached(interp, q, wrObjs[i]);
 	if (c != NULL) {
 	    wrs[i] = *c;
 	    binds[i].cached = 1;
@@ -2421,11 +2436,15 @@ WrCheckOps(
     VerbsQp *q,
     Tcl_Obj *qpName,
     const struct ibv_send_wr *wrs,
+    Tcl_Obj *const wrObjs[],	/* NULL where a provider's own. */
     int n)
 {
     int i;
 
     for (i = 0; i < n; i++) {
+	if (wrObjs[i] == NULL) {
+	    continue;
+	}
 	if ((q->sendOps & SendOpOf(wrs[i].opcode)) == 0) {
 	    Tcl_Obj *name = VerbsEnumObj(verbsWrOpcode, wrs[i].opcode);
 
@@ -2454,7 +2473,9 @@ static void
 WrBuild(
     VerbsQp *q,
     struct ibv_send_wr *w,
-    const MwBind *bind)		/* Its flush arguments. */
+    const MwBind *bind,		/* Its flush arguments. */
+    const VerbsWrExt *ext,	/* A provider's part, or NULL, */
+    int index)			/* and the work request's index for it. */
 {
     struct ibv_qp_ex *x = q->qpx;
     int hasData = 1, j;
@@ -2526,6 +2547,9 @@ WrBuild(
     if (q->qpType == IBV_QPT_XRC_SEND && hasData) {
 	ibv_wr_set_xrc_srqn(x, w->qp_type.xrc.remote_srqn);
     }
+    if (ext && ext->address) {
+	ext->address(q, index, ext->clientData);
+    }
     if (!hasData) {
 	return;
     }
@@ -2562,38 +2586,108 @@ QpWrPost(
     int objc,
     Tcl_Obj *const objv[])
 {
-    VerbsQp *q = (VerbsQp *) objPtr;
+    return VerbsQpWrPost(interp, (VerbsQp *) objPtr, objv[0], objc - 2,
+	    objv + 2, NULL);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsQpWrPost --
+ *
+ *	The work of [$qp wr_post], for the core and for a provider's
+ *	command that adds its own keys and opcodes to the work requests
+ *	(ext; see VerbsWrExt in verbs.h).  qpName names the QP in errors.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Posts the n work requests (all or none).
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+DropRest(
+    Tcl_Obj **rest,
+    Tcl_Obj *const wrObjs[],
+    int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+	if (rest[i] && rest[i] != wrObjs[i]) {
+	    Tcl_DecrRefCount(rest[i]);
+	}
+    }
+}
+
+int
+VerbsQpWrPost(
+    Tcl_Interp *interp,
+    VerbsQp *q,
+    Tcl_Obj *qpName,
+    int n,
+    Tcl_Obj *const wrObjs[],
+    const VerbsWrExt *ext)
+{
     struct ibv_qp_ex *x = q->qpx;
-    int n = objc - 2, i, err, posted = 0, result = TCL_ERROR, cached;
+    int i, err, posted = 0, result = TCL_ERROR, cached, parsed = 0;
     struct ibv_send_wr wrSpace[POST_STACK], *wrs = wrSpace;
     MwBind bindSpace[POST_STACK], *binds = bindSpace;
+    Tcl_Obj *restSpace[POST_STACK], **rest = (Tcl_Obj **) wrObjs;
 
     if (x == NULL) {
 	Tcl_SetObjResult(interp, Tcl_ObjPrintf("%s was not created with "
-		"-send_ops: use post_send", Tcl_GetString(objv[0])));
+		"-send_ops: use post_send", Tcl_GetString(qpName)));
 	Tcl_SetErrorCode(interp, "VERBS", "ARG", "-send_ops", "", NULL);
 	return TCL_ERROR;
     }
     if (q->qpType == IBV_QPT_XRC_SEND && x->wr_set_xrc_srqn == NULL) {
 	/* ibv_wr_set_xrc_srqn calls it unchecked. */
-	return VerbsSysError(interp, "ibv_wr_set_xrc_srqn", objPtr, NULL,
+	return VerbsSysError(interp, "ibv_wr_set_xrc_srqn", &q->obj, NULL,
 		EOPNOTSUPP);
     }
     if (n > POST_STACK) {
 	wrs = (struct ibv_send_wr *) ckalloc(n * sizeof(*wrs));
 	binds = (MwBind *) ckalloc(n * sizeof(*binds));
     }
-    if (ParseSendWrs(interp, q, n, objv + 2, wrs, binds, &cached)
-	    != TCL_OK || WrCheckOps(interp, q, objv[0], wrs, n) != TCL_OK) {
+    if (ext) {
+	/*
+	 * The provider takes its keys out first: what is left, or NULL
+	 * for a work request of its own, is the verbs parser's.
+	 */
+
+	rest = (n > POST_STACK) ? (Tcl_Obj **) ckalloc(n * sizeof(Tcl_Obj *))
+		: restSpace;
+	memset(rest, 0, n * sizeof(Tcl_Obj *));
+	for (; parsed < n; parsed++) {
+	    if (ext->parse(interp, q, parsed, wrObjs[parsed], &rest[parsed],
+		    ext->clientData) != TCL_OK) {
+		cached = 1;
+		goto done;
+	    }
+	    if (rest[parsed] && rest[parsed] != wrObjs[parsed]) {
+		Tcl_IncrRefCount(rest[parsed]);
+	    }
+	}
+    }
+    if (ParseSendWrs(interp, q, n, rest, wrs, binds, &cached) != TCL_OK
+	    || WrCheckOps(interp, q, qpName, wrs, rest, n) != TCL_OK) {
 	goto done;
     }
     ibv_wr_start(x);
     for (i = 0; i < n; i++) {
-	WrBuild(q, &wrs[i], &binds[i]);
+	if (rest[i] == NULL) {
+	    ext->build(q, i, ext->clientData);
+	} else {
+	    WrBuild(q, &wrs[i], &binds[i], ext, i);
+	}
     }
     err = ibv_wr_complete(x);
     if (err) {
-	VerbsSysError(interp, "ibv_wr_complete", objPtr, NULL, err);
+	VerbsSysError(interp, "ibv_wr_complete", &q->obj, NULL, err);
 	goto done;
     }
     posted = n;
@@ -2601,6 +2695,12 @@ QpWrPost(
   done:
     if (!cached) {
 	FinishSendWrs(wrs, binds, n, posted);
+    }
+    if (ext) {
+	DropRest(rest, wrObjs, parsed);
+	if (rest != restSpace) {
+	    ckfree(rest);
+	}
     }
     if (wrs != wrSpace) {
 	ckfree(wrs);
