@@ -19,7 +19,7 @@
 #include <errno.h>
 #include <string.h>
 
-#define QPT_DRIVER "255"	/* IBV_QPT_DRIVER, as -type takes it. */
+#define QPT_DRIVER "driver"	/* IBV_QPT_DRIVER, as -type takes it. */
 
 /*
  * The words of an mlx5 constructor that are its own: split from those the

@@ -32,6 +32,7 @@ const VerbsEnum verbsQpTypes[] = {
     {"raw_packet", IBV_QPT_RAW_PACKET},
     {"xrc_send", IBV_QPT_XRC_SEND},
     {"xrc_recv", IBV_QPT_XRC_RECV},
+    {"driver", IBV_QPT_DRIVER},	/* A provider's own (mlx5's DC). */
     {NULL, 0}
 };
 const VerbsEnum verbsSendFlags[] = {
@@ -866,6 +867,11 @@ QpQueues(
 	    || VerbsCheckOwner(interp, "-srq", b->args.srq, &b->p->obj, "pd")
 	    != TCL_OK) {
 	return TCL_ERROR;
+    }
+    if (b->args.srq) {
+	/* Its receives go to the SRQ: none of its own, unless asked. */
+	b->init.cap.max_recv_wr = 0;
+	b->init.cap.max_recv_sge = 0;
     }
     if (b->args.cap && VerbsDictToStruct(interp, &verbsQpCapStruct, "-cap",
 	    b->args.cap, &b->init.cap, NULL) != TCL_OK) {
@@ -2574,6 +2580,9 @@ WrBuild(
 	}
 	ibv_wr_set_inline_data(x, data, total);
 	ckfree(data);
+    } else if (w->num_sge == 1) {
+	ibv_wr_set_sge(x, w->sg_list[0].lkey, w->sg_list[0].addr,
+		w->sg_list[0].length);
     } else {
 	ibv_wr_set_sge_list(x, (size_t) w->num_sge, w->sg_list);
     }

@@ -24,10 +24,11 @@ libasan=$(${CC:-gcc} -print-file-name=libasan.so)
 # alone: tests/all.tcl starts its child tclsh processes through
 # $VERBS_TCLSH, and the suite drops LD_PRELOAD from its environment so that
 # the programs it runs (ip, make) are not instrumented.  Leak checking is
-# on, with suppressions for what Tcl and the loader keep until exit.
+# on, with suppressions for what Tcl and the loader keep until exit.  A
+# test's own preload (tests/mlx5rec.test's recorder) comes after it.
 cat > "$bdir/tclsh-asan" <<WRAP
 #!/bin/sh
-LD_PRELOAD=$libasan exec $(command -v "$TCLSH") "\$@"
+LD_PRELOAD="$libasan\${LD_PRELOAD:+ \$LD_PRELOAD}" exec $(command -v "$TCLSH") "\$@"
 WRAP
 chmod +x "$bdir/tclsh-asan"
 export VERBS_TCLSH=$bdir/tclsh-asan
