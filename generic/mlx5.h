@@ -117,6 +117,9 @@ MODULE_SCOPE int	Mlx5DvObjInfo(Tcl_Interp *interp, VerbsObj *o,
 			    Tcl_Obj **dictPtr);
 MODULE_SCOPE int	Mlx5AddCommand(Tcl_Interp *interp, const char *name,
 			    Tcl_ObjCmdProc *proc);
+MODULE_SCOPE int	Mlx5AddCommandData(Tcl_Interp *interp,
+			    const char *name, Tcl_ObjCmdProc *proc,
+			    ClientData clientData);
 
 /*
  * mlx5Queue.c: what [mlx5::qp create] keeps with each QP it makes
@@ -130,6 +133,9 @@ typedef struct Mlx5QpData {
 } Mlx5QpData;
 
 MODULE_SCOPE int	Mlx5QueueInit(Tcl_Interp *interp);
+MODULE_SCOPE struct mlx5dv_flow_match_parameters *Mlx5MatchParams(
+			    Tcl_Interp *interp, const char *key,
+			    Tcl_Obj *bytesObj);
 MODULE_SCOPE void	Mlx5QpDataFree(void *data);
 
 /*
@@ -143,6 +149,12 @@ MODULE_SCOPE int	Mlx5SendInit(Tcl_Interp *interp);
  */
 
 MODULE_SCOPE int	Mlx5WqeInit(Tcl_Interp *interp);
+
+/*
+ * mlx5Dr.c
+ */
+
+MODULE_SCOPE int	Mlx5DrInit(Tcl_Interp *interp);
 MODULE_SCOPE const VerbsStruct mlx5ClockStruct;	/* mlx5dv_clock_info. */
 
 /*

@@ -784,6 +784,16 @@ Mlx5AddCommand(
     const char *name,
     Tcl_ObjCmdProc *proc)
 {
+    return Mlx5AddCommandData(interp, name, proc, NULL);
+}
+
+int
+Mlx5AddCommandData(
+    Tcl_Interp *interp,
+    const char *name,
+    Tcl_ObjCmdProc *proc,
+    ClientData clientData)
+{
     Tcl_Obj *full = Tcl_ObjPrintf("%s::%s", MLX5_NS, name);
     const char *s = Tcl_GetString(full), *p;
 
@@ -797,7 +807,7 @@ Mlx5AddCommand(
 	}
 	Tcl_DecrRefCount(ns);
     }
-    Tcl_CreateObjCommand(interp, s, proc, NULL, NULL);
+    Tcl_CreateObjCommand(interp, s, proc, clientData, NULL);
     Tcl_DecrRefCount(full);
     return TCL_OK;
 }
@@ -854,7 +864,8 @@ Mlx5Init(
 {
     static const char *const namespaces[] = {
 	"devx::obj", "devx::uar", "devx::umem", "devx", "context", "dv",
-	"var", "pp", "qp", "cq", "flow", "wqe", "cqe", "", NULL
+	"var", "pp", "qp", "cq", "flow", "wqe", "cqe", "dr::domain",
+	"dr::table", "dr::matcher", "dr::rule", "dr::action", "dr", "", NULL
     };
 
     if (Mlx5PrmInit(interp) != TCL_OK) {
@@ -863,7 +874,8 @@ Mlx5Init(
     Mlx5AddCommand(interp, "context::open", ContextOpenCmd);
     Mlx5AddCommand(interp, "dv::obj", DvObjCmd);
     if (Mlx5DevxInit(interp) != TCL_OK || Mlx5QueueInit(interp) != TCL_OK
-	    || Mlx5SendInit(interp) != TCL_OK || Mlx5WqeInit(interp) != TCL_OK) {
+	    || Mlx5SendInit(interp) != TCL_OK || Mlx5WqeInit(interp) != TCL_OK
+	    || Mlx5DrInit(interp) != TCL_OK) {
 	return TCL_ERROR;
     }
     return MakeEnsembles(interp, namespaces);

@@ -516,7 +516,7 @@ FlowRefs(
 /*
  *----------------------------------------------------------------------
  *
- * MatchParams --
+ * Mlx5MatchParams --
  *
  *	Bytes (fte_match_param, from [mlx5::prm pack]) as the
  *	mlx5dv_flow_match_parameters libmlx5 takes.
@@ -530,8 +530,8 @@ FlowRefs(
  *----------------------------------------------------------------------
  */
 
-static struct mlx5dv_flow_match_parameters *
-MatchParams(
+struct mlx5dv_flow_match_parameters *
+Mlx5MatchParams(
     Tcl_Interp *interp,
     const char *key,
     Tcl_Obj *bytesObj)
@@ -637,7 +637,7 @@ MatcherCmd(
 	attr.comp_mask = MLX5DV_FLOW_MATCHER_MASK_FT_TYPE;
 	attr.ft_type = (enum mlx5dv_flow_table_type) args.ft_type;
     }
-    attr.match_mask = MatchParams(interp, "-mask", args.mask);
+    attr.match_mask = Mlx5MatchParams(interp, "-mask", args.mask);
     if (attr.match_mask == NULL) {
 	return TCL_ERROR;
     }
@@ -816,7 +816,7 @@ FlowCreateCmd(
 	    goto error;
 	}
     }
-    value = MatchParams(interp, "value", objv[2]);
+    value = Mlx5MatchParams(interp, "value", objv[2]);
     if (value == NULL) {
 	goto error;
     }

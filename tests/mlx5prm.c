@@ -385,6 +385,31 @@ main(void)
     }
 
     /*
+     * What software steering's actions take (mlx5::dr action): a
+     * modify header action and a flow meter's parameters.
+     */
+    {
+	CASE(sa, set_action_in, 0);
+
+	DEVX_SET(set_action_in, sa, action_type, MLX5_ACTION_TYPE_SET);
+	DEVX_SET(set_action_in, sa, field, MLX5_ACTION_IN_FIELD_OUT_SMAC_47_16);
+	DEVX_SET(set_action_in, sa, offset, 3);
+	DEVX_SET(set_action_in, sa, length, 29);
+	DEVX_SET(set_action_in, sa, data, 0x88776655);
+	Print("set_action_in", sa, sizeof(sa));
+    }
+    {
+	CASE(fm, flow_meter_parameters, 0);
+
+	DEVX_SET(flow_meter_parameters, fm, valid, 1);
+	DEVX_SET(flow_meter_parameters, fm, cbs_exponent, 7);
+	DEVX_SET(flow_meter_parameters, fm, cbs_mantissa, 0x99);
+	DEVX_SET(flow_meter_parameters, fm, cir_mantissa, 200);
+	DEVX_SET(flow_meter_parameters, fm, ebs_exponent, 0x1f);
+	Print("flow_meter_parameters", fm, sizeof(fm));
+    }
+
+    /*
      * Outputs, for unpack: QUERY_HCA_CAP's union of capabilities, a
      * create output with an object number and a failed command's status.
      */

@@ -529,3 +529,434 @@ mlx5dv_get_clock_info(
     ci->mask = 0xffffffffffffull;
     return 0;
 }
+
+/*
+ * ------------------------------------------------------------------------
+ * Software steering and DevX objects: handles are tokens named by kind and
+ * order of making ("dom1", "act3"); bytes are logged as their non-zero
+ * bytes, "offset:hex".
+ * ------------------------------------------------------------------------
+ */
+
+typedef struct Token {
+    char name[24];
+} Token;
+
+static void *
+Tok(
+    const char *kind)
+{
+    static int counts[8];
+    static const char *kinds[8];
+    Token *t = calloc(1, sizeof(Token));
+    int i;
+
+    for (i = 0; i < 8 && kinds[i] && strcmp(kinds[i], kind); i++) {
+    }
+    if (i == 8) {
+	abort();
+    }
+    kinds[i] = kind;
+    snprintf(t->name, sizeof(t->name), "%s%d", kind, ++counts[i]);
+    return t;
+}
+
+#define T(p) ((p) ? ((const Token *) (p))->name : "null")
+
+static const char *
+Bytes(
+    const void *p,
+    size_t n)
+{
+    static char buf[4096];
+    const unsigned char *b = p;
+    size_t i, k = 0;
+
+    buf[0] = 0;
+    for (i = 0; i < n && k < sizeof(buf) - 16; i++) {
+	if (b[i]) {
+	    k += snprintf(buf + k, sizeof(buf) - k, "%s%zu:%02x", k ? "," : "",
+		    i, b[i]);
+	}
+    }
+    if (k == 0) {
+	snprintf(buf, sizeof(buf), "zero");
+    }
+    return buf;
+}
+
+struct ibv_context *
+mlx5dv_open_device(
+    struct ibv_device *device,
+    struct mlx5dv_context_attr *attr)
+{
+    Log("mlx5dv_open_device flags=0x%x", attr ? attr->flags : 0);
+    return ibv_open_device(device);
+}
+
+struct mlx5dv_devx_obj *
+mlx5dv_devx_obj_create(
+    struct ibv_context *ctx,
+    const void *in,
+    size_t inlen,
+    void *out,
+    size_t outlen)
+{
+    const unsigned char *b = in;
+    void *t = Tok("devx");
+
+    (void) ctx;
+    memset(out, 0, outlen);
+    Log("mlx5dv_devx_obj_create opcode=0x%02x%02x inlen=%zu outlen=%zu -> %s",
+	    b[0], b[1], inlen, outlen, T(t));
+    return t;
+}
+
+int
+mlx5dv_devx_obj_destroy(
+    struct mlx5dv_devx_obj *obj)
+{
+    Log("mlx5dv_devx_obj_destroy %s", T(obj));
+    free(obj);
+    return 0;
+}
+
+struct mlx5dv_dr_domain *
+mlx5dv_dr_domain_create(
+    struct ibv_context *ctx,
+    enum mlx5dv_dr_domain_type type)
+{
+    void *t = Tok("dom");
+
+    (void) ctx;
+    Log("mlx5dv_dr_domain_create type=%d -> %s", type, T(t));
+    return t;
+}
+
+int
+mlx5dv_dr_domain_destroy(
+    struct mlx5dv_dr_domain *d)
+{
+    Log("mlx5dv_dr_domain_destroy %s", T(d));
+    free(d);
+    return 0;
+}
+
+int
+mlx5dv_dr_domain_sync(
+    struct mlx5dv_dr_domain *d,
+    uint32_t flags)
+{
+    Log("mlx5dv_dr_domain_sync %s flags=0x%x", T(d), flags);
+    return 0;
+}
+
+void
+mlx5dv_dr_domain_allow_duplicate_rules(
+    struct mlx5dv_dr_domain *d,
+    bool allow)
+{
+    Log("mlx5dv_dr_domain_allow_duplicate_rules %s allow=%d", T(d), allow);
+}
+
+int
+mlx5dv_dump_dr_domain(
+    FILE *f,
+    struct mlx5dv_dr_domain *d)
+{
+    Log("mlx5dv_dump_dr_domain %s", T(d));
+    fprintf(f, "dump of %s\n", T(d));
+    return 0;
+}
+
+struct mlx5dv_dr_table *
+mlx5dv_dr_table_create(
+    struct mlx5dv_dr_domain *d,
+    uint32_t level)
+{
+    void *t = Tok("tbl");
+
+    Log("mlx5dv_dr_table_create %s level=%u -> %s", T(d), level, T(t));
+    return t;
+}
+
+int
+mlx5dv_dr_table_destroy(
+    struct mlx5dv_dr_table *t)
+{
+    Log("mlx5dv_dr_table_destroy %s", T(t));
+    free(t);
+    return 0;
+}
+
+struct mlx5dv_dr_matcher *
+mlx5dv_dr_matcher_create(
+    struct mlx5dv_dr_table *t,
+    uint16_t priority,
+    uint8_t criteria,
+    struct mlx5dv_flow_match_parameters *mask)
+{
+    void *m = Tok("matcher");
+
+    Log("mlx5dv_dr_matcher_create %s priority=%u match_criteria_enable=%u "
+	    "match_sz=%zu mask=%s -> %s", T(t), priority, criteria,
+	    mask->match_sz, Bytes(mask->match_buf, mask->match_sz), T(m));
+    return m;
+}
+
+int
+mlx5dv_dr_matcher_set_layout(
+    struct mlx5dv_dr_matcher *m,
+    struct mlx5dv_dr_matcher_layout *l)
+{
+    Log("mlx5dv_dr_matcher_set_layout %s flags=0x%x log_num_of_rules_hint=%u",
+	    T(m), l->flags, l->log_num_of_rules_hint);
+    return 0;
+}
+
+int
+mlx5dv_dr_matcher_destroy(
+    struct mlx5dv_dr_matcher *m)
+{
+    Log("mlx5dv_dr_matcher_destroy %s", T(m));
+    free(m);
+    return 0;
+}
+
+struct mlx5dv_dr_rule *
+mlx5dv_dr_rule_create(
+    struct mlx5dv_dr_matcher *m,
+    struct mlx5dv_flow_match_parameters *value,
+    size_t n,
+    struct mlx5dv_dr_action *actions[])
+{
+    void *r = Tok("rule");
+    size_t i;
+
+    Log("mlx5dv_dr_rule_create %s match_sz=%zu value=%s num_actions=%zu "
+	    "-> %s", T(m), value->match_sz,
+	    Bytes(value->match_buf, value->match_sz), n, T(r));
+    for (i = 0; i < n; i++) {
+	Log("  action %s", T(actions[i]));
+    }
+    return r;
+}
+
+int
+mlx5dv_dr_rule_destroy(
+    struct mlx5dv_dr_rule *r)
+{
+    Log("mlx5dv_dr_rule_destroy %s", T(r));
+    free(r);
+    return 0;
+}
+
+static struct mlx5dv_dr_action *
+Act(
+    const char *fmt,
+    ...)
+{
+    struct mlx5dv_dr_action *a = Tok("act");
+    char line[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    Log("%s -> %s", line, T(a));
+    return a;
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_drop(void)
+{
+    return Act("mlx5dv_dr_action_create_drop");
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_default_miss(void)
+{
+    return Act("mlx5dv_dr_action_create_default_miss");
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_pop_vlan(void)
+{
+    return Act("mlx5dv_dr_action_create_pop_vlan");
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_tag(
+    uint32_t v)
+{
+    return Act("mlx5dv_dr_action_create_tag tag_value=0x%x", v);
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_push_vlan(
+    struct mlx5dv_dr_domain *d,
+    __be32 hdr)
+{
+    return Act("mlx5dv_dr_action_create_push_vlan %s vlan_hdr=0x%08x", T(d),
+	    be32toh(hdr));
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_dest_ibv_qp(
+    struct ibv_qp *qp)
+{
+    return Act("mlx5dv_dr_action_create_dest_ibv_qp qpn=qpn%d",
+	    Qpn(qp->qp_num));
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_dest_table(
+    struct mlx5dv_dr_table *t)
+{
+    return Act("mlx5dv_dr_action_create_dest_table %s", T(t));
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_dest_root_table(
+    struct mlx5dv_dr_table *t,
+    uint16_t priority)
+{
+    return Act("mlx5dv_dr_action_create_dest_root_table %s priority=%u", T(t),
+	    priority);
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_dest_vport(
+    struct mlx5dv_dr_domain *d,
+    uint32_t vport)
+{
+    return Act("mlx5dv_dr_action_create_dest_vport %s vport=%u", T(d), vport);
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_dest_ib_port(
+    struct mlx5dv_dr_domain *d,
+    uint32_t port)
+{
+    return Act("mlx5dv_dr_action_create_dest_ib_port %s ib_port=%u", T(d),
+	    port);
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_dest_devx_tir(
+    struct mlx5dv_devx_obj *o)
+{
+    return Act("mlx5dv_dr_action_create_dest_devx_tir %s", T(o));
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_flow_counter(
+    struct mlx5dv_devx_obj *o,
+    uint32_t offset)
+{
+    return Act("mlx5dv_dr_action_create_flow_counter %s offset=%u", T(o),
+	    offset);
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_dest_array(
+    struct mlx5dv_dr_domain *d,
+    size_t n,
+    struct mlx5dv_dr_action_dest_attr *dests[])
+{
+    char line[512];
+    size_t i, k = 0;
+
+    line[0] = 0;
+    for (i = 0; i < n; i++) {
+	if (dests[i]->type == MLX5DV_DR_ACTION_DEST) {
+	    k += snprintf(line + k, sizeof(line) - k, " {dest %s}",
+		    T(dests[i]->dest));
+	} else {
+	    k += snprintf(line + k, sizeof(line) - k, " {dest %s reformat %s}",
+		    T(dests[i]->dest_reformat->dest),
+		    T(dests[i]->dest_reformat->reformat));
+	}
+    }
+    return Act("mlx5dv_dr_action_create_dest_array %s num_dest=%zu%s", T(d),
+	    n, line);
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_modify_header(
+    struct mlx5dv_dr_domain *d,
+    uint32_t flags,
+    size_t sz,
+    __be64 actions[])
+{
+    return Act("mlx5dv_dr_action_create_modify_header %s flags=0x%x "
+	    "actions_sz=%zu actions=%s", T(d), flags, sz, Bytes(actions, sz));
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_packet_reformat(
+    struct mlx5dv_dr_domain *d,
+    uint32_t flags,
+    enum mlx5dv_flow_action_packet_reformat_type type,
+    size_t sz,
+    void *data)
+{
+    return Act("mlx5dv_dr_action_create_packet_reformat %s flags=0x%x "
+	    "reformat_type=%d data_sz=%zu data=%s", T(d), flags, type, sz,
+	    data ? Bytes(data, sz) : "null");
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_flow_meter(
+    struct mlx5dv_dr_flow_meter_attr *a)
+{
+    return Act("mlx5dv_dr_action_create_flow_meter next_table=%s active=%u "
+	    "reg_c_index=%u flow_meter_parameter_sz=%zu parameter=%s",
+	    T(a->next_table), a->active, a->reg_c_index,
+	    a->flow_meter_parameter_sz, Bytes(a->flow_meter_parameter,
+	    a->flow_meter_parameter_sz));
+}
+
+int
+mlx5dv_dr_action_modify_flow_meter(
+    struct mlx5dv_dr_action *act,
+    struct mlx5dv_dr_flow_meter_attr *a,
+    __be64 select)
+{
+    Log("mlx5dv_dr_action_modify_flow_meter %s active=%u reg_c_index=%u "
+	    "flow_meter_parameter_sz=%zu parameter=%s modify_field_select=0x%llx",
+	    T(act), a->active, a->reg_c_index, a->flow_meter_parameter_sz,
+	    a->flow_meter_parameter ? Bytes(a->flow_meter_parameter,
+	    a->flow_meter_parameter_sz) : "null",
+	    (unsigned long long) be64toh(select));
+    return 0;
+}
+
+struct mlx5dv_dr_action *
+mlx5dv_dr_action_create_flow_sampler(
+    struct mlx5dv_dr_flow_sampler_attr *a)
+{
+    char line[256];
+    size_t k = 0;
+    uint32_t i;
+
+    line[0] = 0;
+    for (i = 0; i < a->num_sample_actions; i++) {
+	k += snprintf(line + k, sizeof(line) - k, " %s",
+		T(a->sample_actions[i]));
+    }
+    return Act("mlx5dv_dr_action_create_flow_sampler sample_ratio=%u "
+	    "default_next_table=%s num_sample_actions=%u action=0x%llx "
+	    "sample_actions=%s", a->sample_ratio, T(a->default_next_table),
+	    a->num_sample_actions, (unsigned long long) be64toh(a->action),
+	    k ? line + 1 : "none");
+}
+
+int
+mlx5dv_dr_action_destroy(
+    struct mlx5dv_dr_action *a)
+{
+    Log("mlx5dv_dr_action_destroy %s", T(a));
+    free(a);
+    return 0;
+}

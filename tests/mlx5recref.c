@@ -233,6 +233,184 @@ CtxCalls(void)
     }
 }
 
+/*
+ * Software steering as test_mlx5_dr.py makes it: a NIC RX domain, a root
+ * table forwarding to a table of level 1, a matcher on the source MAC,
+ * a rule to a QP with a tag, then the domain's calls.  The objects are
+ * destroyed children first (rules, matchers, actions, tables, domain).
+ */
+
+static void
+MatchSmac(
+    struct mlx5dv_flow_match_parameters *p,
+    const unsigned char smac[6])
+{
+    /* fte_match_param.outer_headers.smac_47_16 and smac_15_0. */
+    memset(p->match_buf, 0, 512);
+    p->match_sz = 512;
+    memcpy(p->match_buf, smac, 6);
+}
+
+static void
+DrRules(void)
+{
+    static const unsigned char ones[6] = {0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff};
+    static const unsigned char smac[6] = {0x11, 0x22, 0x33, 0x44, 0x55,
+	0x66};
+    struct mlx5dv_flow_match_parameters *p = calloc(1, sizeof(*p) + 512);
+    struct mlx5dv_dr_domain *d;
+    struct mlx5dv_dr_table *root, *t;
+    struct mlx5dv_dr_matcher *rm, *m;
+    struct mlx5dv_dr_action *toTable, *qpa, *tag, *acts[2];
+    struct mlx5dv_dr_rule *rr, *r;
+    struct mlx5dv_dr_matcher_layout layout;
+    struct mlx5dv_qp_init_attr dv;
+    struct ibv_qp *qp;
+    char *text;
+    size_t len;
+    FILE *f;
+
+    memset(&dv, 0, sizeof(dv));
+    qp = DvQp(IBV_QPT_RC, 0, &dv, NULL);
+    d = mlx5dv_dr_domain_create(ctx, MLX5DV_DR_DOMAIN_TYPE_NIC_RX);
+    root = mlx5dv_dr_table_create(d, 0);
+    t = mlx5dv_dr_table_create(d, 1);
+    memset(p->match_buf, 0, 512);
+    p->match_sz = 512;
+    rm = mlx5dv_dr_matcher_create(root, 0, 0, p);
+    toTable = mlx5dv_dr_action_create_dest_table(t);
+    rr = mlx5dv_dr_rule_create(rm, p, 1, &toTable);
+    MatchSmac(p, ones);
+    m = mlx5dv_dr_matcher_create(t, 2, 1, p);
+    layout.flags = MLX5DV_DR_MATCHER_LAYOUT_NUM_RULE;
+    layout.log_num_of_rules_hint = 4;
+    mlx5dv_dr_matcher_set_layout(m, &layout);
+    qpa = mlx5dv_dr_action_create_dest_ibv_qp(qp);
+    tag = mlx5dv_dr_action_create_tag(0x1234);
+    acts[0] = tag;
+    acts[1] = qpa;
+    MatchSmac(p, smac);
+    r = mlx5dv_dr_rule_create(m, p, 2, acts);
+    mlx5dv_dr_domain_allow_duplicate_rules(d, false);
+    mlx5dv_dr_domain_sync(d, MLX5DV_DR_DOMAIN_SYNC_FLAGS_SW
+	    | MLX5DV_DR_DOMAIN_SYNC_FLAGS_HW);
+    f = open_memstream(&text, &len);
+    mlx5dv_dump_dr_domain(f, d);
+    fclose(f);
+    free(text);
+    if (!d || !root || !t || !rm || !m || !rr || !r) {
+	Die("dr");
+    }
+    mlx5dv_dr_rule_destroy(r);
+    mlx5dv_dr_rule_destroy(rr);
+    mlx5dv_dr_matcher_destroy(m);
+    mlx5dv_dr_matcher_destroy(rm);
+    mlx5dv_dr_action_destroy(tag);
+    mlx5dv_dr_action_destroy(qpa);
+    mlx5dv_dr_action_destroy(toTable);
+    mlx5dv_dr_table_destroy(t);
+    mlx5dv_dr_table_destroy(root);
+    mlx5dv_dr_domain_destroy(d);
+    ibv_destroy_qp(qp);
+    free(p);
+}
+
+/*
+ * Every other action, as the tests make them: drop, default miss, VLAN
+ * push and pop, a modify header (set_action_in: the source MAC's high
+ * bits), an L2-to-L2-tunnel reformat, vport and IB port destinations, a
+ * flow counter and a TIR (DevX objects), an array of destinations, a
+ * flow meter (modified once) and a sampler.
+ */
+
+static void
+DrActions(void)
+{
+    static const unsigned char setSmac[8] = {0x10, 0x01, 0, 0, 0x88, 0x77,
+	0x66, 0x55};
+    static const unsigned char tunnel[16] = {0x02, 0, 0, 0, 0, 0x01, 0x02, 0,
+	0, 0, 0, 0x02, 0x08, 0x00, 0x45, 0x00};
+    unsigned char in[64], out[64], meter[32];
+    struct mlx5dv_dr_domain *d, *tx;
+    struct mlx5dv_dr_table *t;
+    struct mlx5dv_devx_obj *counter, *tir;
+    struct mlx5dv_dr_action *a[16];
+    struct mlx5dv_dr_action_dest_attr da[2], *dap[2];
+    struct mlx5dv_dr_action_dest_reformat ref;
+    struct mlx5dv_dr_flow_meter_attr fm;
+    struct mlx5dv_dr_flow_sampler_attr fs;
+    int i, n = 0;
+
+    d = mlx5dv_dr_domain_create(ctx, MLX5DV_DR_DOMAIN_TYPE_FDB);
+    tx = mlx5dv_dr_domain_create(ctx, MLX5DV_DR_DOMAIN_TYPE_NIC_TX);
+    t = mlx5dv_dr_table_create(d, 1);
+    /* ALLOC_FLOW_COUNTER (0x939) and CREATE_TIR (0x900). */
+    memset(in, 0, sizeof(in));
+    in[0] = 0x09;
+    in[1] = 0x39;
+    counter = mlx5dv_devx_obj_create(ctx, in, 16, out, 16);
+    in[1] = 0x00;
+    tir = mlx5dv_devx_obj_create(ctx, in, 64, out, 16);
+    a[n++] = mlx5dv_dr_action_create_drop();
+    a[n++] = mlx5dv_dr_action_create_default_miss();
+    a[n++] = mlx5dv_dr_action_create_pop_vlan();
+    a[n++] = mlx5dv_dr_action_create_push_vlan(tx, htobe32(0x81000064));
+    a[n++] = mlx5dv_dr_action_create_modify_header(d,
+	    MLX5DV_DR_ACTION_FLAGS_ROOT_LEVEL, 8, (__be64 *) setSmac);
+    a[n++] = mlx5dv_dr_action_create_packet_reformat(tx, 0,
+	    MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL,
+	    sizeof(tunnel), (void *) tunnel);
+    a[n++] = mlx5dv_dr_action_create_dest_vport(d, 0xffff);
+    a[n++] = mlx5dv_dr_action_create_dest_ib_port(d, 1);
+    a[n++] = mlx5dv_dr_action_create_flow_counter(counter, 3);
+    a[n++] = mlx5dv_dr_action_create_dest_devx_tir(tir);
+    da[0].type = MLX5DV_DR_ACTION_DEST;
+    da[0].dest = a[6];
+    ref.reformat = a[5];
+    ref.dest = a[7];
+    da[1].type = MLX5DV_DR_ACTION_DEST_REFORMAT;
+    da[1].dest_reformat = &ref;
+    dap[0] = &da[0];
+    dap[1] = &da[1];
+    a[n++] = mlx5dv_dr_action_create_dest_array(d, 2, dap);
+    /* flow_meter_parameters: valid, cbs_exponent 7, cir_mantissa 200. */
+    memset(meter, 0, sizeof(meter));
+    meter[0] = 0x80;
+    meter[8] = 0x07;
+    meter[11] = 200;
+    memset(&fm, 0, sizeof(fm));
+    fm.next_table = t;
+    fm.active = 1;
+    fm.reg_c_index = 5;
+    fm.flow_meter_parameter = meter;
+    fm.flow_meter_parameter_sz = sizeof(meter);
+    a[n++] = mlx5dv_dr_action_create_flow_meter(&fm);
+    fm.active = 0;
+    fm.reg_c_index = 0;
+    fm.flow_meter_parameter = NULL;
+    fm.flow_meter_parameter_sz = 0;
+    mlx5dv_dr_action_modify_flow_meter(a[n - 1], &fm, htobe64(1));
+    memset(&fs, 0, sizeof(fs));
+    fs.sample_ratio = 1000;
+    fs.default_next_table = t;
+    fs.num_sample_actions = 1;
+    fs.sample_actions = &a[6];
+    fs.action = htobe64(0x1234);
+    a[n++] = mlx5dv_dr_action_create_flow_sampler(&fs);
+    for (i = n - 1; i >= 0; i--) {
+	if (a[i] == NULL) {
+	    Die("dr action");
+	}
+	mlx5dv_dr_action_destroy(a[i]);
+    }
+    mlx5dv_devx_obj_destroy(tir);
+    mlx5dv_devx_obj_destroy(counter);
+    mlx5dv_dr_table_destroy(t);
+    mlx5dv_dr_domain_destroy(tx);
+    mlx5dv_dr_domain_destroy(d);
+}
+
 int
 main(
     int argc,
@@ -250,7 +428,15 @@ main(
     gidIndex = atoi(argv[3]);
     list = ibv_get_device_list(NULL);
     for (i = 0; list && list[i]; i++) {
-	if (strcmp(ibv_get_device_name(list[i]), argv[2]) == 0) {
+	if (strcmp(ibv_get_device_name(list[i]), argv[2]) != 0) {
+	    continue;
+	}
+	if (strncmp(argv[1], "devx_", 5) == 0) {
+	    /* The cases that make DevX objects: a DevX context. */
+	    struct mlx5dv_context_attr ca = {MLX5DV_CONTEXT_FLAGS_DEVX, 0};
+
+	    ctx = mlx5dv_open_device(list[i], &ca);
+	} else {
 	    ctx = ibv_open_device(list[i]);
 	}
     }
@@ -289,6 +475,10 @@ main(
 	QpCalls();
     } else if (strcmp(argv[1], "ctx") == 0) {
 	CtxCalls();
+    } else if (strcmp(argv[1], "dr_rules") == 0) {
+	DrRules();
+    } else if (strcmp(argv[1], "devx_dr_actions") == 0) {
+	DrActions();
     } else {
 	fprintf(stderr, "no case %s\n", argv[1]);
 	return 2;
