@@ -104,6 +104,8 @@ const VerbsEnum verbsCqWcFlags[] = {
     {"completion_timestamp_wallclock",
 	    IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK},
     {"tm_info", IBV_WC_EX_WITH_TM_INFO},
+    {"cvlan", IBV_WC_EX_WITH_CVLAN},
+    {"flow_tag", IBV_WC_EX_WITH_FLOW_TAG},
     {NULL, 0}
 };
 
@@ -594,8 +596,8 @@ AppendWc(
  *	ibv_end_poll, reading the fields its -wc_flags asked for.  The dict
  *	has wr_id, status, opcode, vendor_err and wc_flags, plus byte_len,
  *	imm_data (when the completion has one), qp_num, src_qp, slid, sl,
- *	dlid_path_bits, completion_timestamp and completion_wallclock_ns as
- *	requested, and tm_info {tag T priv P} for a tag matching completion
+ *	dlid_path_bits, completion_timestamp, completion_wallclock_ns,
+ *	cvlan and flow_tag as requested, and tm_info {tag T priv P} for a tag matching completion
  *	that matched (wc_flags tm_match) when tm_info was.
  *
  * Results:
@@ -691,6 +693,12 @@ PollEx(
 	if (f & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK) {
 	    PUT("completion_wallclock_ns",
 		    VerbsU64Obj(ibv_wc_read_completion_wallclock_ns(x)));
+	}
+	if (f & IBV_WC_EX_WITH_CVLAN) {
+	    PUT("cvlan", Tcl_NewIntObj(ibv_wc_read_cvlan(x)));
+	}
+	if (f & IBV_WC_EX_WITH_FLOW_TAG) {
+	    PUT("flow_tag", Tcl_NewWideIntObj(ibv_wc_read_flow_tag(x)));
 	}
 	if ((f & IBV_WC_EX_WITH_TM_INFO) && x->read_tm_info
 		&& (wcFlags & IBV_WC_TM_MATCH)) {
