@@ -155,6 +155,14 @@ MODULE_SCOPE int	Mlx5WqeInit(Tcl_Interp *interp);
  */
 
 MODULE_SCOPE int	Mlx5DrInit(Tcl_Interp *interp);
+
+/*
+ * mlx5Res.c
+ */
+
+MODULE_SCOPE int	Mlx5ResInit(Tcl_Interp *interp);
+MODULE_SCOPE int	Mlx5DataDirectPath(Tcl_Interp *interp,
+			    VerbsContext *c);
 MODULE_SCOPE const VerbsStruct mlx5ClockStruct;	/* mlx5dv_clock_info. */
 
 /*

@@ -423,6 +423,7 @@ Mlx5ContextFree(
  *	refused after their commands were gone, as {kind id} pairs.
  *	$ctx mlx5 query_port PORT: mlx5dv_query_port as a dict.
  *	$ctx mlx5 clock_info: mlx5dv_get_clock_info as a dict.
+ *	$ctx mlx5 data_direct_sysfs_path: see Mlx5DataDirectPath.
  *	$ctx mlx5 ts_to_ns TIMESTAMP: a completion's device timestamp in
  *	nanoseconds of the device's clock (mlx5dv_ts_to_ns, with the clock
  *	information of now).
@@ -510,13 +511,15 @@ Mlx5ContextMethod(
 	const char *call;
     } subs[] = {
 	{"clock_info", 0, NULL, "mlx5dv_get_clock_info"},
+	{"data_direct_sysfs_path", 0, NULL,
+	    "mlx5dv_get_data_direct_sysfs_path"},
 	{"pending", 0, NULL, NULL},
 	{"query", 0, NULL, "mlx5dv_query_device"},
 	{"query_port", 1, "port", "mlx5dv_query_port"},
 	{"ts_to_ns", 1, "timestamp", "mlx5dv_get_clock_info"},
 	{NULL, 0, NULL, NULL}
     };
-    enum { CLOCK_INFO, PENDING, QUERY, QUERY_PORT, TS_TO_NS };
+    enum { CLOCK_INFO, DATA_DIRECT, PENDING, QUERY, QUERY_PORT, TS_TO_NS };
     VerbsContext *c = (VerbsContext *) objPtr;
     struct mlx5dv_clock_info clock;
     struct mlx5dv_port port;
@@ -545,6 +548,8 @@ Mlx5ContextMethod(
     switch (index) {
     case QUERY:
 	return QueryDevice(interp, c);
+    case DATA_DIRECT:
+	return Mlx5DataDirectPath(interp, c);
     case QUERY_PORT:
 	memset(&port, 0, sizeof(port));
 	err = mlx5dv_query_port(c->ctx, (uint32_t) v, &port);
@@ -865,7 +870,8 @@ Mlx5Init(
     static const char *const namespaces[] = {
 	"devx::obj", "devx::uar", "devx::umem", "devx", "context", "dv",
 	"var", "pp", "qp", "cq", "flow", "wqe", "cqe", "dr::domain",
-	"dr::table", "dr::matcher", "dr::rule", "dr::action", "dr", "", NULL
+	"dr::table", "dr::matcher", "dr::rule", "dr::action", "dr", "qpn",
+	"dm", "mr", "flowaction", "", NULL
     };
 
     if (Mlx5PrmInit(interp) != TCL_OK) {
@@ -875,7 +881,7 @@ Mlx5Init(
     Mlx5AddCommand(interp, "dv::obj", DvObjCmd);
     if (Mlx5DevxInit(interp) != TCL_OK || Mlx5QueueInit(interp) != TCL_OK
 	    || Mlx5SendInit(interp) != TCL_OK || Mlx5WqeInit(interp) != TCL_OK
-	    || Mlx5DrInit(interp) != TCL_OK) {
+	    || Mlx5DrInit(interp) != TCL_OK || Mlx5ResInit(interp) != TCL_OK) {
 	return TCL_ERROR;
     }
     return MakeEnsembles(interp, namespaces);

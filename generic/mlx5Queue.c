@@ -670,7 +670,8 @@ MatcherCmd(
  * FlowAction --
  *
  *	One action of mlx5::flow create: {dest_qp QP}, {drop}, {tag N},
- *	{dest_devx OBJ}, {counters_devx OBJ} or {default_miss}.  An object
+ *	{dest_devx OBJ}, {counters_devx OBJ}, {default_miss} or {action
+ *	FLOWACTION} (a flowaction object, mlx5::flowaction).  An object
  *	it names must be on the matcher's context c; the flow will hold it.
  *
  * Results:
@@ -691,10 +692,10 @@ FlowAction(
     Mlx5Refs *refs)
 {
     static const char *const actionNames[] = {
-	"counters_devx", "default_miss", "dest_devx", "dest_qp", "drop",
-	"tag", NULL
+	"action", "counters_devx", "default_miss", "dest_devx", "dest_qp",
+	"drop", "tag", NULL
     };
-    enum {A_COUNTERS, A_MISS, A_DEVX, A_QP, A_DROP, A_TAG};
+    enum {A_ACTION, A_COUNTERS, A_MISS, A_DEVX, A_QP, A_DROP, A_TAG};
     Tcl_Obj **words;
     Tcl_Size nw;
     int index;
@@ -730,6 +731,14 @@ FlowAction(
 	act->type = index == A_DEVX ? MLX5DV_FLOW_ACTION_DEST_DEVX
 		: MLX5DV_FLOW_ACTION_COUNTERS_DEVX;
 	act->obj = ((Mlx5Devx *) o)->devx;
+	break;
+    case A_ACTION:
+	o = VerbsObjGet(interp, words[1], &verbsFlowActionClass);
+	if (o == NULL) {
+	    return TCL_ERROR;
+	}
+	act->type = MLX5DV_FLOW_ACTION_IBV_FLOW_ACTION;
+	act->action = VerbsFlowActionHandle(o);
 	break;
     case A_TAG:
 	if (VerbsGetUInt(interp, "tag", words[1], UINT32_MAX, &tag)

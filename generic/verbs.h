@@ -762,9 +762,10 @@ MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
 
 #define VERBS_TYPES(X) \
     X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Counters) X(Cq) \
-    X(Devx) X(Dm) X(Dmah) X(DrAction) X(DrDomain) X(DrMatcher) X(DrRule) \
-    X(DrTable) X(Flow) X(FlowAction) X(Matcher) X(Mflow) X(Mr) \
-    X(Mw) X(Pd) X(Pool) X(Pp) X(Qp) X(RwqIndTable) X(Srq) X(Td) X(Uar) \
+    X(Devx) X(Dm) X(Dmah) X(DmOp) X(DrAction) X(DrDomain) X(DrMatcher) \
+    X(DrRule) X(DrTable) X(Flow) X(FlowAction) X(Matcher) X(Mflow) X(Mr) \
+    X(Mw) X(Pd) X(Pool) X(Pp) X(Qp) X(Rqpn) X(RwqIndTable) X(Srq) X(Td) \
+    X(Uar) \
     X(Umem) X(Var) X(Wq) X(Xrcd)
 
 #define VERBS_DECLARE_TYPE(T) MODULE_SCOPE const VerbsType verbs##T##Class;
@@ -946,6 +947,12 @@ typedef struct VerbsSgeArg {
 } VerbsSgeArg;
 
 MODULE_SCOPE VerbsSetProc VerbsParseSge;
+MODULE_SCOPE int	VerbsMrAdopt(Tcl_Interp *interp, VerbsPd *p,
+			    struct ibv_mr *mr, int access, Tcl_Obj *nameObj);
+MODULE_SCOPE int	VerbsFlowActionAdopt(Tcl_Interp *interp,
+			    VerbsObj *contextObj,
+			    struct ibv_flow_action *action, Tcl_Obj *nameObj);
+MODULE_SCOPE struct ibv_flow_action *VerbsFlowActionHandle(VerbsObj *objPtr);
 MODULE_SCOPE int	VerbsMrRange(Tcl_Interp *interp, VerbsMr *m,
 			    Tcl_Obj *offsetObj, Tcl_Obj *lengthObj,
 			    size_t *offsetPtr, size_t *lengthPtr);

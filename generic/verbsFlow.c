@@ -416,6 +416,44 @@ const VerbsType verbsFlowActionClass = {
     .commands = flowActionCommands,
 };
 
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsFlowActionAdopt, VerbsFlowActionHandle --
+ *
+ *	A flow action a provider made (mlx5dv_create_flow_action_*) as a
+ *	flowaction object of its context; the libibverbs action of a
+ *	flowaction object.
+ *
+ * Results:
+ *	A standard Tcl result; on an error the action is destroyed.
+ *
+ * Side effects:
+ *	Creates the object command.
+ *
+ *----------------------------------------------------------------------
+ */
+
+struct ibv_flow_action *
+VerbsFlowActionHandle(
+    VerbsObj *objPtr)		/* A flowaction object. */
+{
+    return ((VerbsFlowAction *) objPtr)->action;
+}
+
+int
+VerbsFlowActionAdopt(
+    Tcl_Interp *interp,
+    VerbsObj *contextObj,
+    struct ibv_flow_action *action,
+    Tcl_Obj *nameObj)
+{
+    return VerbsObjWrap(interp, &verbsFlowActionClass,
+	    offsetof(VerbsFlowAction, action), action, contextObj, nameObj)
+	    ? TCL_OK : TCL_ERROR;
+}
+
 /*
  *----------------------------------------------------------------------
  *

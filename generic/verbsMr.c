@@ -607,6 +607,34 @@ RegisterMr(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsMrAdopt --
+ *
+ *	An MR a provider registered (mlx5dv_reg_dmabuf_mr) as an mr object
+ *	of its pd, as if verbs::mr had made it.
+ *
+ * Results:
+ *	A standard Tcl result; on an error the MR is deregistered.
+ *
+ * Side effects:
+ *	Creates the object command.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsMrAdopt(
+    Tcl_Interp *interp,
+    VerbsPd *p,
+    struct ibv_mr *mr,
+    int access,
+    Tcl_Obj *nameObj)
+{
+    return RegisterMr(interp, p, mr, NULL, 0, 0, access, nameObj);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * DmMrNew, MrImportCmd --
  *
  *	verbs::mr create PD -dm DM ?-dm_offset OFF? -length N: an MR on

@@ -960,3 +960,66 @@ mlx5dv_dr_action_destroy(
     free(a);
     return 0;
 }
+
+/*
+ * Reserved QP numbers and libmlx5's flow actions.  A flow action is an
+ * ibv_flow_action of the real context, which libibverbs's destroy then
+ * hands to the device's (refusing) op.
+ */
+
+int
+mlx5dv_reserved_qpn_alloc(
+    struct ibv_context *ctx,
+    uint32_t *qpn)
+{
+    (void) ctx;
+    *qpn = 0x1234;
+    Log("mlx5dv_reserved_qpn_alloc -> 0x%x", *qpn);
+    return 0;
+}
+
+int
+mlx5dv_reserved_qpn_dealloc(
+    struct ibv_context *ctx,
+    uint32_t qpn)
+{
+    (void) ctx;
+    Log("mlx5dv_reserved_qpn_dealloc qpn=0x%x", qpn);
+    return 0;
+}
+
+static struct ibv_flow_action *
+FlowAction(
+    struct ibv_context *ctx)
+{
+    struct ibv_flow_action *a = calloc(1, sizeof(*a));
+
+    a->context = ctx;
+    return a;
+}
+
+struct ibv_flow_action *
+mlx5dv_create_flow_action_modify_header(
+    struct ibv_context *ctx,
+    size_t sz,
+    uint64_t actions[],
+    enum mlx5dv_flow_table_type ft)
+{
+    Log("mlx5dv_create_flow_action_modify_header actions_sz=%zu actions=%s "
+	    "ft_type=%d", sz, Bytes(actions, sz), ft);
+    return FlowAction(ctx);
+}
+
+struct ibv_flow_action *
+mlx5dv_create_flow_action_packet_reformat(
+    struct ibv_context *ctx,
+    size_t sz,
+    void *data,
+    enum mlx5dv_flow_action_packet_reformat_type type,
+    enum mlx5dv_flow_table_type ft)
+{
+    Log("mlx5dv_create_flow_action_packet_reformat data_sz=%zu data=%s "
+	    "reformat_type=%d ft_type=%d", sz, data ? Bytes(data, sz) : "null",
+	    type, ft);
+    return FlowAction(ctx);
+}

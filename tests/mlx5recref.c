@@ -411,6 +411,35 @@ DrActions(void)
     mlx5dv_dr_domain_destroy(d);
 }
 
+/*
+ * A reserved QP number (test_mlx5_rdmacm.py test_reservered_qpn) and the
+ * flow actions of test_mlx5_flow.py (a modify header that sets the
+ * source MAC's high bits, an L2-to-L2-tunnel reformat).
+ */
+
+static void
+Resources(void)
+{
+    static const unsigned char setSmac[8] = {0x10, 0x01, 0, 0, 0x88, 0x77,
+	0x66, 0x55};
+    static const unsigned char tunnel[16] = {0x02, 0, 0, 0, 0, 0x01, 0x02, 0,
+	0, 0, 0, 0x02, 0x08, 0x00, 0x45, 0x00};
+    uint32_t qpn;
+
+    if (mlx5dv_reserved_qpn_alloc(ctx, &qpn)
+	    || mlx5dv_reserved_qpn_dealloc(ctx, qpn)) {
+	Die("reserved qpn");
+    }
+    if (mlx5dv_create_flow_action_modify_header(ctx, 8,
+	    (uint64_t *) setSmac, MLX5DV_FLOW_TABLE_TYPE_NIC_RX) == NULL
+	    || mlx5dv_create_flow_action_packet_reformat(ctx, sizeof(tunnel),
+	    (void *) tunnel,
+	    MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL,
+	    MLX5DV_FLOW_TABLE_TYPE_NIC_TX) == NULL) {
+	Die("flow action");
+    }
+}
+
 int
 main(
     int argc,
@@ -475,6 +504,8 @@ main(
 	QpCalls();
     } else if (strcmp(argv[1], "ctx") == 0) {
 	CtxCalls();
+    } else if (strcmp(argv[1], "res") == 0) {
+	Resources();
     } else if (strcmp(argv[1], "dr_rules") == 0) {
 	DrRules();
     } else if (strcmp(argv[1], "devx_dr_actions") == 0) {
