@@ -161,6 +161,28 @@ MODULE_SCOPE int	Mlx5DrInit(Tcl_Interp *interp);
  */
 
 MODULE_SCOPE int	Mlx5ResInit(Tcl_Interp *interp);
+
+/*
+ * mlx5Mkey.c: mkeys and crypto, and the work requests that lay an mkey
+ * out (for mlx5Send.c).
+ */
+
+enum {
+    MLX5_MKEY_WR_CONFIGURE = 16, MLX5_MKEY_WR_INTERLEAVED,
+    MLX5_MKEY_WR_LIST		/* Apart from mlx5Send.c's opcodes. */
+};
+typedef struct Mlx5MkeyWr Mlx5MkeyWr;
+
+MODULE_SCOPE const VerbsEnum mlx5MkeyOpcodes[];
+MODULE_SCOPE int	Mlx5MkeyInit(Tcl_Interp *interp);
+MODULE_SCOPE int	Mlx5MkeyWrParse(Tcl_Interp *interp, Tcl_Obj *wrObj,
+			    Mlx5MkeyWr **wPtr, uint64_t *wrIdPtr,
+			    unsigned *flagsPtr);
+MODULE_SCOPE void	Mlx5MkeyWrBuild(struct mlx5dv_qp_ex *mqp,
+			    Mlx5MkeyWr *w);
+MODULE_SCOPE void	Mlx5MkeyWrFree(Mlx5MkeyWr *w);
+MODULE_SCOPE int	Mlx5CryptoLoginMethod(Tcl_Interp *interp,
+			    VerbsContext *c, int which, Tcl_Obj *attrObj);
 MODULE_SCOPE int	Mlx5DataDirectPath(Tcl_Interp *interp,
 			    VerbsContext *c);
 MODULE_SCOPE const VerbsStruct mlx5ClockStruct;	/* mlx5dv_clock_info. */

@@ -424,6 +424,8 @@ Mlx5ContextFree(
  *	$ctx mlx5 query_port PORT: mlx5dv_query_port as a dict.
  *	$ctx mlx5 clock_info: mlx5dv_get_clock_info as a dict.
  *	$ctx mlx5 data_direct_sysfs_path: see Mlx5DataDirectPath.
+ *	$ctx mlx5 crypto_login DICT, crypto_login_state, crypto_logout:
+ *	see Mlx5CryptoLoginMethod.
  *	$ctx mlx5 ts_to_ns TIMESTAMP: a completion's device timestamp in
  *	nanoseconds of the device's clock (mlx5dv_ts_to_ns, with the clock
  *	information of now).
@@ -511,6 +513,9 @@ Mlx5ContextMethod(
 	const char *call;
     } subs[] = {
 	{"clock_info", 0, NULL, "mlx5dv_get_clock_info"},
+	{"crypto_login", 1, "attributes", "mlx5dv_crypto_login"},
+	{"crypto_login_state", 0, NULL, "mlx5dv_crypto_login_query_state"},
+	{"crypto_logout", 0, NULL, "mlx5dv_crypto_logout"},
 	{"data_direct_sysfs_path", 0, NULL,
 	    "mlx5dv_get_data_direct_sysfs_path"},
 	{"pending", 0, NULL, NULL},
@@ -519,7 +524,8 @@ Mlx5ContextMethod(
 	{"ts_to_ns", 1, "timestamp", "mlx5dv_get_clock_info"},
 	{NULL, 0, NULL, NULL}
     };
-    enum { CLOCK_INFO, DATA_DIRECT, PENDING, QUERY, QUERY_PORT, TS_TO_NS };
+    enum { CLOCK_INFO, CRYPTO_LOGIN, CRYPTO_STATE, CRYPTO_LOGOUT, DATA_DIRECT,
+	PENDING, QUERY, QUERY_PORT, TS_TO_NS };
     VerbsContext *c = (VerbsContext *) objPtr;
     struct mlx5dv_clock_info clock;
     struct mlx5dv_port port;
@@ -538,7 +544,8 @@ Mlx5ContextMethod(
 	Tcl_SetObjResult(interp, Mlx5PendingList(c));
 	return TCL_OK;
     }
-    if (objc == 4 && VerbsGetUInt(interp, subs[index].usage, objv[3],
+    if (objc == 4 && index != CRYPTO_LOGIN
+	    && VerbsGetUInt(interp, subs[index].usage, objv[3],
 	    index == QUERY_PORT ? UINT32_MAX : UINT64_MAX, &v) != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -550,6 +557,11 @@ Mlx5ContextMethod(
 	return QueryDevice(interp, c);
     case DATA_DIRECT:
 	return Mlx5DataDirectPath(interp, c);
+    case CRYPTO_LOGIN:
+    case CRYPTO_STATE:
+    case CRYPTO_LOGOUT:
+	return Mlx5CryptoLoginMethod(interp, c, index - CRYPTO_LOGIN,
+		objc == 4 ? objv[3] : NULL);
     case QUERY_PORT:
 	memset(&port, 0, sizeof(port));
 	err = mlx5dv_query_port(c->ctx, (uint32_t) v, &port);
@@ -871,7 +883,7 @@ Mlx5Init(
 	"devx::obj", "devx::uar", "devx::umem", "devx", "context", "dv",
 	"var", "pp", "qp", "cq", "flow", "wqe", "cqe", "dr::domain",
 	"dr::table", "dr::matcher", "dr::rule", "dr::action", "dr", "qpn",
-	"dm", "mr", "flowaction", "", NULL
+	"dm", "mr", "flowaction", "mkey", "dek", "cryptologin", "", NULL
     };
 
     if (Mlx5PrmInit(interp) != TCL_OK) {
@@ -881,7 +893,8 @@ Mlx5Init(
     Mlx5AddCommand(interp, "dv::obj", DvObjCmd);
     if (Mlx5DevxInit(interp) != TCL_OK || Mlx5QueueInit(interp) != TCL_OK
 	    || Mlx5SendInit(interp) != TCL_OK || Mlx5WqeInit(interp) != TCL_OK
-	    || Mlx5DrInit(interp) != TCL_OK || Mlx5ResInit(interp) != TCL_OK) {
+	    || Mlx5DrInit(interp) != TCL_OK || Mlx5ResInit(interp) != TCL_OK
+	    || Mlx5MkeyInit(interp) != TCL_OK) {
 	return TCL_ERROR;
     }
     return MakeEnsembles(interp, namespaces);

@@ -77,7 +77,9 @@ static const VerbsStruct dcStruct = {"dc key", dcFields};
  */
 
 typedef struct DvWr {
-    int op;			/* DV_VERBS, or libmlx5's own opcode. */
+    int op;			/* DV_VERBS, libmlx5's own opcode, or an
+				 * mkey's (MLX5_MKEY_WR_*, mlx5Mkey.c). */
+    Mlx5MkeyWr *mk;		/* An mkey's work request, or NULL. */
     uint64_t wrId;
     unsigned flags;
     struct ibv_sge src, dest;	/* DV_MEMCPY. */
@@ -206,6 +208,36 @@ DcParse(
 static int DvOwnParse(Tcl_Interp *interp, DvPost *p, Tcl_Obj *wrObj,
 			    DvWr *w);
 
+/*
+ * A work request that lays an mkey out (mlx5Mkey.c parses and builds it):
+ * the QP must have been made with the -send_ops_flags it needs.
+ */
+
+static int
+DvMkeyParse(
+    Tcl_Interp *interp,
+    DvPost *p,
+    Tcl_Obj *wrObj,
+    int op,
+    DvWr *w)
+{
+    uint64_t need = op == MLX5_MKEY_WR_CONFIGURE
+	    ? MLX5DV_QP_EX_WITH_MKEY_CONFIGURE : op == MLX5_MKEY_WR_LIST
+	    ? MLX5DV_QP_EX_WITH_MR_LIST : MLX5DV_QP_EX_WITH_MR_INTERLEAVED;
+
+    if ((p->dv->sendOps & need) == 0) {
+	Tcl_Obj *name = VerbsEnumObj(mlx5MkeyOpcodes, (uint64_t) op);
+
+	VerbsArgError(interp, "opcode", name, "%s was not created with "
+		"-send_ops_flags %s", Tcl_GetString(p->qpName),
+		Tcl_GetString(name));
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    w->op = op;
+    return Mlx5MkeyWrParse(interp, wrObj, &w->mk, &w->wrId, &w->flags);
+}
+
 static int
 DictGet(
     Tcl_Interp *interp,
@@ -244,6 +276,12 @@ DvWrParse(
 	if (strcmp(Tcl_GetString(opObj), e->name) == 0) {
 	    *restPtr = NULL;
 	    return DvOwnParse(interp, p, wrObj, w);
+	}
+    }
+    for (e = mlx5MkeyOpcodes; opObj && e->name; e++) {
+	if (strcmp(Tcl_GetString(opObj), e->name) == 0) {
+	    *restPtr = NULL;
+	    return DvMkeyParse(interp, p, wrObj, (int) e->value, w);
 	}
     }
     if (DictGet(interp, wrObj, "dc", &dcObj) != TCL_OK
@@ -352,7 +390,9 @@ DvWrBuild(
 
     q->qpx->wr_id = w->wrId;
     q->qpx->wr_flags = w->flags;
-    if (w->op == DV_MEMCPY) {
+    if (w->mk) {
+	Mlx5MkeyWrBuild(p->mqp, w->mk);
+    } else if (w->op == DV_MEMCPY) {
 	mlx5dv_wr_memcpy(p->mqp, w->dest.lkey, w->dest.addr, w->src.lkey,
 		w->src.addr, w->src.length);
     } else {
@@ -372,7 +412,8 @@ DvWrBuild(
  *	DCTN remote_dc_key KEY ?stream_id ID?} (mlx5dv_wr_set_dc_addr,
  *	mlx5dv_wr_set_dc_addr_stream); opcode memcpy copies src into dest,
  *	each {MR OFFSET LENGTH} (mlx5dv_wr_memcpy); opcode raw_wqe posts
- *	the bytes of wqe (mlx5dv_wr_raw_wqe).
+ *	the bytes of wqe (mlx5dv_wr_raw_wqe); opcodes mkey_configure,
+ *	mr_list and mr_interleaved lay an mkey out (see mlx5Mkey.c).
  *
  * Results:
  *	A standard Tcl result.
@@ -393,7 +434,7 @@ WrPostCmd(
     DvWr wrSpace[16];
     DvPost p;
     VerbsWrExt ext = {DvWrParse, DvWrAddress, DvWrBuild, NULL};
-    int n = objc - 2, result;
+    int n = objc - 2, result, i;
 
     if (objc < 3) {
 	Tcl_WrongNumArgs(interp, 1, objv, "qp wr ?wr ...?");
@@ -418,8 +459,12 @@ WrPostCmd(
     p.dv = (const Mlx5QpData *) p.q->providerData;
     p.mqp = mlx5dv_qp_ex_from_ibv_qp_ex(p.q->qpx);
     p.wrs = n > 16 ? (DvWr *) ckalloc(n * sizeof(DvWr)) : wrSpace;
+    memset(p.wrs, 0, n * sizeof(DvWr));
     ext.clientData = &p;
     result = VerbsQpWrPost(interp, p.q, objv[1], n, objv + 2, &ext);
+    for (i = 0; i < n; i++) {
+	Mlx5MkeyWrFree(p.wrs[i].mk);
+    }
     if (p.wrs != wrSpace) {
 	ckfree(p.wrs);
     }

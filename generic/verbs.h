@@ -762,9 +762,9 @@ MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
 
 #define VERBS_TYPES(X) \
     X(Ah) X(Channel) X(CmChannel) X(CmId) X(Context) X(Counters) X(Cq) \
-    X(Devx) X(Dm) X(Dmah) X(DmOp) X(DrAction) X(DrDomain) X(DrMatcher) \
-    X(DrRule) X(DrTable) X(Flow) X(FlowAction) X(Matcher) X(Mflow) X(Mr) \
-    X(Mw) X(Pd) X(Pool) X(Pp) X(Qp) X(Rqpn) X(RwqIndTable) X(Srq) X(Td) \
+    X(CryptoLogin) X(Dek) X(Devx) X(Dm) X(Dmah) X(DmOp) X(DrAction) X(DrDomain) X(DrMatcher) \
+    X(DrRule) X(DrTable) X(Flow) X(FlowAction) X(Matcher) X(Mflow) X(Mkey) \
+    X(Mr) X(Mw) X(Pd) X(Pool) X(Pp) X(Qp) X(Rqpn) X(RwqIndTable) X(Srq) X(Td) \
     X(Uar) \
     X(Umem) X(Var) X(Wq) X(Xrcd)
 

@@ -408,6 +408,23 @@ mlx5dv_create_qp(
     return qp;
 }
 
+static void MrList(struct mlx5dv_qp_ex *q, struct mlx5dv_mkey *m,
+	uint32_t access, uint16_t n, struct ibv_sge *s);
+static void MrInterleaved(struct mlx5dv_qp_ex *q, struct mlx5dv_mkey *m,
+	uint32_t access, uint32_t repeat, uint16_t n,
+	struct mlx5dv_mr_interleaved *d);
+static void MkeyConfigure(struct mlx5dv_qp_ex *q, struct mlx5dv_mkey *m,
+	uint8_t setters, struct mlx5dv_mkey_conf_attr *a);
+static void SetAccess(struct mlx5dv_qp_ex *q, uint32_t access);
+static void SetLayoutList(struct mlx5dv_qp_ex *q, uint16_t n,
+	const struct ibv_sge *s);
+static void SetLayoutInterleaved(struct mlx5dv_qp_ex *q, uint32_t repeat,
+	uint16_t n, const struct mlx5dv_mr_interleaved *d);
+static void SetSigBlock(struct mlx5dv_qp_ex *q,
+	const struct mlx5dv_sig_block_attr *a);
+static void SetCrypto(struct mlx5dv_qp_ex *q,
+	const struct mlx5dv_crypto_attr *a);
+
 struct mlx5dv_qp_ex *
 mlx5dv_qp_ex_from_ibv_qp_ex(
     struct ibv_qp_ex *qpx)
@@ -430,6 +447,14 @@ mlx5dv_qp_ex_from_ibv_qp_ex(
     m->wr_set_dc_addr_stream = DcAddrStream;
     m->wr_memcpy = Memcpy;
     m->wr_raw_wqe = RawWqe;
+    m->wr_mr_list = MrList;
+    m->wr_mr_interleaved = MrInterleaved;
+    m->wr_mkey_configure = MkeyConfigure;
+    m->wr_set_mkey_access_flags = SetAccess;
+    m->wr_set_mkey_layout_list = SetLayoutList;
+    m->wr_set_mkey_layout_interleaved = SetLayoutInterleaved;
+    m->wr_set_mkey_sig_block = SetSigBlock;
+    m->wr_set_mkey_crypto = SetCrypto;
     return m;
 }
 
@@ -546,14 +571,14 @@ static void *
 Tok(
     const char *kind)
 {
-    static int counts[8];
-    static const char *kinds[8];
+    static int counts[16];
+    static const char *kinds[16];
     Token *t = calloc(1, sizeof(Token));
     int i;
 
-    for (i = 0; i < 8 && kinds[i] && strcmp(kinds[i], kind); i++) {
+    for (i = 0; i < 16 && kinds[i] && strcmp(kinds[i], kind); i++) {
     }
-    if (i == 8) {
+    if (i == 16) {
 	abort();
     }
     kinds[i] = kind;
@@ -1022,4 +1047,314 @@ mlx5dv_create_flow_action_packet_reformat(
 	    "reformat_type=%d ft_type=%d", sz, data ? Bytes(data, sz) : "null",
 	    type, ft);
     return FlowAction(ctx);
+}
+
+/*
+ * Mkeys, their layouts, signature and crypto; DEKs and crypto logins.
+ * An mkey is a real struct with made-up keys (0x100 + its number).
+ */
+
+static struct mlx5dv_mkey *mkeys[MAXN];
+static int nmkeys;
+
+static const char *
+Mkey(
+    struct mlx5dv_mkey *m)
+{
+    static char buf[4][16];
+    static int k;
+    char *b = buf[k++ % 4];
+    int i;
+
+    for (i = 0; i < nmkeys; i++) {
+	if (mkeys[i] == m) {
+	    snprintf(b, 16, "mkey%d", i + 1);
+	    return b;
+	}
+    }
+    return "mkey?";
+}
+
+struct mlx5dv_mkey *
+mlx5dv_create_mkey(
+    struct mlx5dv_mkey_init_attr *a)
+{
+    struct mlx5dv_mkey *m = calloc(1, sizeof(*m));
+
+    m->lkey = m->rkey = 0x100 + nmkeys;
+    mkeys[nmkeys++] = m;
+    Log("mlx5dv_create_mkey create_flags=0x%x max_entries=%u -> %s",
+	    a->create_flags, a->max_entries, Mkey(m));
+    return m;
+}
+
+int
+mlx5dv_destroy_mkey(
+    struct mlx5dv_mkey *m)
+{
+    Log("mlx5dv_destroy_mkey %s", Mkey(m));
+    return 0;
+}
+
+int
+_mlx5dv_mkey_check(
+    struct mlx5dv_mkey *m,
+    struct mlx5dv_mkey_err *e,
+    size_t len)
+{
+    Log("_mlx5dv_mkey_check %s err_info_size=%zu", Mkey(m), len);
+    memset(e, 0, len);
+    e->err_type = MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD;
+    e->err.sig.actual_value = 0x1111;
+    e->err.sig.expected_value = 0x2222;
+    e->err.sig.offset = 512;
+    return 0;
+}
+
+static void
+SgeList(
+    uint16_t n,
+    const struct ibv_sge *s)
+{
+    uint16_t i;
+
+    for (i = 0; i < n; i++) {
+	Log("  sge lkey=%s addr=%s length=%u", Lkey(s[i].lkey),
+		Addr(s[i].addr), s[i].length);
+    }
+}
+
+static void
+IlvList(
+    uint16_t n,
+    const struct mlx5dv_mr_interleaved *d)
+{
+    uint16_t i;
+
+    for (i = 0; i < n; i++) {
+	Log("  interleaved lkey=%s addr=%s bytes_count=%u bytes_skip=%u",
+		Lkey(d[i].lkey), Addr(d[i].addr), d[i].bytes_count,
+		d[i].bytes_skip);
+    }
+}
+
+static void
+MrList(
+    struct mlx5dv_qp_ex *q,
+    struct mlx5dv_mkey *m,
+    uint32_t access,
+    uint16_t n,
+    struct ibv_sge *s)
+{
+    Builder(QpxOf(q), "mlx5dv_wr_mr_list");
+    Log("  mkey=%s access_flags=0x%x num_sges=%u", Mkey(m), access, n);
+    SgeList(n, s);
+}
+
+static void
+MrInterleaved(
+    struct mlx5dv_qp_ex *q,
+    struct mlx5dv_mkey *m,
+    uint32_t access,
+    uint32_t repeat,
+    uint16_t n,
+    struct mlx5dv_mr_interleaved *d)
+{
+    Builder(QpxOf(q), "mlx5dv_wr_mr_interleaved");
+    Log("  mkey=%s access_flags=0x%x repeat_count=%u num_interleaved=%u",
+	    Mkey(m), access, repeat, n);
+    IlvList(n, d);
+}
+
+static void
+MkeyConfigure(
+    struct mlx5dv_qp_ex *q,
+    struct mlx5dv_mkey *m,
+    uint8_t setters,
+    struct mlx5dv_mkey_conf_attr *a)
+{
+    Builder(QpxOf(q), "mlx5dv_wr_mkey_configure");
+    Log("  mkey=%s num_setters=%u conf_flags=0x%x comp_mask=0x%llx",
+	    Mkey(m), setters, a->conf_flags,
+	    (unsigned long long) a->comp_mask);
+}
+
+static void
+SetAccess(
+    struct mlx5dv_qp_ex *q,
+    uint32_t access)
+{
+    (void) q;
+    Log("mlx5dv_wr_set_mkey_access_flags access_flags=0x%x", access);
+}
+
+static void
+SetLayoutList(
+    struct mlx5dv_qp_ex *q,
+    uint16_t n,
+    const struct ibv_sge *s)
+{
+    (void) q;
+    Log("mlx5dv_wr_set_mkey_layout_list num_sges=%u", n);
+    SgeList(n, s);
+}
+
+static void
+SetLayoutInterleaved(
+    struct mlx5dv_qp_ex *q,
+    uint32_t repeat,
+    uint16_t n,
+    const struct mlx5dv_mr_interleaved *d)
+{
+    (void) q;
+    Log("mlx5dv_wr_set_mkey_layout_interleaved repeat_count=%u "
+	    "num_interleaved=%u", repeat, n);
+    IlvList(n, d);
+}
+
+static void
+SigDomain(
+    const char *which,
+    const struct mlx5dv_sig_block_domain *d)
+{
+    if (d == NULL) {
+	Log("  %s none", which);
+    } else if (d->sig_type == MLX5DV_SIG_TYPE_T10DIF) {
+	Log("  %s t10dif block_size=%d bg_type=%d bg=0x%x app_tag=0x%x "
+		"ref_tag=0x%x flags=0x%x", which, d->block_size,
+		d->sig.dif->bg_type, d->sig.dif->bg, d->sig.dif->app_tag,
+		d->sig.dif->ref_tag, d->sig.dif->flags);
+    } else {
+	Log("  %s crc block_size=%d type=%d seed=0x%llx", which,
+		d->block_size, d->sig.crc->type,
+		(unsigned long long) d->sig.crc->seed);
+    }
+}
+
+static void
+SetSigBlock(
+    struct mlx5dv_qp_ex *q,
+    const struct mlx5dv_sig_block_attr *a)
+{
+    (void) q;
+    Log("mlx5dv_wr_set_mkey_sig_block check_mask=0x%x copy_mask=0x%x "
+	    "flags=0x%x", a->check_mask, a->copy_mask, a->flags);
+    SigDomain("mem", a->mem);
+    SigDomain("wire", a->wire);
+}
+
+static void
+SetCrypto(
+    struct mlx5dv_qp_ex *q,
+    const struct mlx5dv_crypto_attr *a)
+{
+    (void) q;
+    Log("mlx5dv_wr_set_mkey_crypto crypto_standard=%d encrypt_on_tx=%d "
+	    "signature_crypto_order=%d data_unit_size=%d dek=%s "
+	    "initial_tweak=%s", a->crypto_standard, a->encrypt_on_tx,
+	    a->signature_crypto_order, a->data_unit_size, T(a->dek),
+	    Bytes(a->initial_tweak, 16));
+    Log("  keytag=%s", Bytes(a->keytag, 8));
+}
+
+struct mlx5dv_dek *
+mlx5dv_dek_create(
+    struct ibv_context *ctx,
+    struct mlx5dv_dek_init_attr *a)
+{
+    void *t = Tok("dek");
+
+    (void) ctx;
+    Log("mlx5dv_dek_create key_size=%d has_keytag=%d key_purpose=%d "
+	    "comp_mask=0x%llx crypto_login=%s opaque=%s key=%s -> %s",
+	    a->key_size, a->has_keytag, a->key_purpose,
+	    (unsigned long long) a->comp_mask,
+	    a->comp_mask ? T(a->crypto_login) : "none",
+	    Bytes(a->opaque, 8), Bytes(a->key, 128), T(t));
+    return t;
+}
+
+int
+mlx5dv_dek_query(
+    struct mlx5dv_dek *d,
+    struct mlx5dv_dek_attr *a)
+{
+    Log("mlx5dv_dek_query %s", T(d));
+    a->state = MLX5DV_DEK_STATE_READY;
+    memcpy(a->opaque, "opaque!!", 8);
+    return 0;
+}
+
+int
+mlx5dv_dek_destroy(
+    struct mlx5dv_dek *d)
+{
+    Log("mlx5dv_dek_destroy %s", T(d));
+    free(d);
+    return 0;
+}
+
+int
+mlx5dv_crypto_login(
+    struct ibv_context *ctx,
+    struct mlx5dv_crypto_login_attr *a)
+{
+    (void) ctx;
+    Log("mlx5dv_crypto_login credential_id=%u import_kek_id=%u credential=%s",
+	    a->credential_id, a->import_kek_id, Bytes(a->credential, 48));
+    return 0;
+}
+
+int
+mlx5dv_crypto_login_query_state(
+    struct ibv_context *ctx,
+    enum mlx5dv_crypto_login_state *state)
+{
+    (void) ctx;
+    Log("mlx5dv_crypto_login_query_state");
+    *state = MLX5DV_CRYPTO_LOGIN_STATE_VALID;
+    return 0;
+}
+
+int
+mlx5dv_crypto_logout(
+    struct ibv_context *ctx)
+{
+    (void) ctx;
+    Log("mlx5dv_crypto_logout");
+    return 0;
+}
+
+struct mlx5dv_crypto_login_obj *
+mlx5dv_crypto_login_create(
+    struct ibv_context *ctx,
+    struct mlx5dv_crypto_login_attr_ex *a)
+{
+    void *t = Tok("login");
+
+    (void) ctx;
+    Log("mlx5dv_crypto_login_create credential_id=%u import_kek_id=%u "
+	    "credential_len=%zu credential=%s -> %s", a->credential_id,
+	    a->import_kek_id, a->credential_len,
+	    Bytes(a->credential, a->credential_len), T(t));
+    return t;
+}
+
+int
+mlx5dv_crypto_login_query(
+    struct mlx5dv_crypto_login_obj *l,
+    struct mlx5dv_crypto_login_query_attr *q)
+{
+    Log("mlx5dv_crypto_login_query %s", T(l));
+    q->state = MLX5DV_CRYPTO_LOGIN_STATE_NO_LOGIN;
+    return 0;
+}
+
+int
+mlx5dv_crypto_login_destroy(
+    struct mlx5dv_crypto_login_obj *l)
+{
+    Log("mlx5dv_crypto_login_destroy %s", T(l));
+    free(l);
+    return 0;
 }

@@ -440,6 +440,227 @@ Resources(void)
     }
 }
 
+/*
+ * Mkeys as test_mlx5_mkey.py lays them out: a list of two pieces of an MR
+ * (mr_list), an interleaving (mr_interleaved), the same through
+ * mkey_configure with access flags, and signatures: T10-DIF in memory
+ * and on the wire, CRC32 on the wire alone; then the key's check.
+ */
+
+static struct ibv_qp_ex *
+MkeyQp(
+    struct ibv_qp **qpPtr,
+    struct mlx5dv_qp_ex **mPtr)
+{
+    struct mlx5dv_qp_init_attr dv;
+    struct ibv_qp_ex *x;
+
+    memset(&dv, 0, sizeof(dv));
+    dv.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS;
+    dv.send_ops_flags = MLX5DV_QP_EX_WITH_MR_LIST
+	    | MLX5DV_QP_EX_WITH_MR_INTERLEAVED
+	    | MLX5DV_QP_EX_WITH_MKEY_CONFIGURE;
+    *qpPtr = DvQp(IBV_QPT_RC, IBV_QP_EX_WITH_SEND, &dv, NULL);
+    x = ibv_qp_to_qp_ex(*qpPtr);
+    *mPtr = mlx5dv_qp_ex_from_ibv_qp_ex(x);
+    return x;
+}
+
+static void
+Mkeys(void)
+{
+    struct mlx5dv_mkey_init_attr ka;
+    struct mlx5dv_mkey *mk, *sk;
+    struct mlx5dv_mkey_conf_attr conf;
+    struct mlx5dv_mkey_err e;
+    struct ibv_sge sge[2];
+    struct mlx5dv_mr_interleaved ilv[2];
+    struct mlx5dv_sig_t10dif dif;
+    struct mlx5dv_sig_crc crc;
+    struct mlx5dv_sig_block_domain mem, wire;
+    struct mlx5dv_sig_block_attr sig;
+    struct mlx5dv_qp_ex *m;
+    struct ibv_qp *qp;
+    struct ibv_qp_ex *x = MkeyQp(&qp, &m);
+    uint32_t access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE
+	    | IBV_ACCESS_REMOTE_READ;
+
+    memset(&ka, 0, sizeof(ka));
+    ka.pd = pd;
+    ka.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT;
+    ka.max_entries = 4;
+    mk = mlx5dv_create_mkey(&ka);
+    ka.create_flags |= MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE;
+    sk = mlx5dv_create_mkey(&ka);
+    sge[0].lkey = sge[1].lkey = mr->lkey;
+    sge[0].addr = (uintptr_t) buf;
+    sge[0].length = 1024;
+    sge[1].addr = (uintptr_t) buf + 2048;
+    sge[1].length = 512;
+    ilv[0].lkey = mr->lkey;
+    ilv[0].addr = (uintptr_t) buf;
+    ilv[0].bytes_count = 512;
+    ilv[0].bytes_skip = 0;
+    ilv[1].lkey = mr2->lkey;
+    ilv[1].addr = (uintptr_t) buf2 + 8;
+    ilv[1].bytes_count = 8;
+    ilv[1].bytes_skip = 0;
+    ibv_wr_start(x);
+    x->wr_id = 1;
+    x->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+    mlx5dv_wr_mr_list(m, mk, access, 2, sge);
+    x->wr_id = 2;
+    mlx5dv_wr_mr_interleaved(m, mk, access, 3, 2, ilv);
+    x->wr_id = 3;
+    memset(&conf, 0, sizeof(conf));
+    mlx5dv_wr_mkey_configure(m, mk, 2, &conf);
+    mlx5dv_wr_set_mkey_access_flags(m, access);
+    mlx5dv_wr_set_mkey_layout_list(m, 2, sge);
+    /* T10-DIF in memory and on the wire; CRC32 on the wire alone. */
+    memset(&dif, 0, sizeof(dif));
+    dif.bg_type = MLX5DV_SIG_T10DIF_CRC;
+    dif.bg = 0xffff;
+    dif.app_tag = 0x5678;
+    dif.ref_tag = 0xabcdef90;
+    dif.flags = MLX5DV_SIG_T10DIF_FLAG_REF_REMAP
+	    | MLX5DV_SIG_T10DIF_FLAG_APP_ESCAPE;
+    memset(&mem, 0, sizeof(mem));
+    mem.sig_type = MLX5DV_SIG_TYPE_T10DIF;
+    mem.sig.dif = &dif;
+    mem.block_size = MLX5DV_BLOCK_SIZE_512;
+    wire = mem;
+    memset(&sig, 0, sizeof(sig));
+    sig.mem = &mem;
+    sig.wire = &wire;
+    sig.check_mask = MLX5DV_SIG_MASK_T10DIF_GUARD
+	    | MLX5DV_SIG_MASK_T10DIF_APPTAG | MLX5DV_SIG_MASK_T10DIF_REFTAG;
+    x->wr_id = 4;
+    conf.conf_flags = MLX5DV_MKEY_CONF_FLAG_RESET_SIG_ATTR;
+    mlx5dv_wr_mkey_configure(m, sk, 3, &conf);
+    mlx5dv_wr_set_mkey_access_flags(m, access);
+    mlx5dv_wr_set_mkey_layout_list(m, 1, sge);
+    mlx5dv_wr_set_mkey_sig_block(m, &sig);
+    memset(&crc, 0, sizeof(crc));
+    crc.type = MLX5DV_SIG_CRC_TYPE_CRC32;
+    crc.seed = 0xffffffff;
+    memset(&wire, 0, sizeof(wire));
+    wire.sig_type = MLX5DV_SIG_TYPE_CRC;
+    wire.sig.crc = &crc;
+    wire.block_size = MLX5DV_BLOCK_SIZE_4096;
+    sig.mem = NULL;
+    sig.check_mask = MLX5DV_SIG_MASK_CRC32;
+    sig.copy_mask = 0;
+    x->wr_id = 5;
+    conf.conf_flags = 0;
+    mlx5dv_wr_mkey_configure(m, sk, 2, &conf);
+    mlx5dv_wr_set_mkey_layout_list(m, 1, sge);
+    mlx5dv_wr_set_mkey_sig_block(m, &sig);
+    if (ibv_wr_complete(x) || mlx5dv_mkey_check(sk, &e)) {
+	Die("mkeys");
+    }
+    mlx5dv_destroy_mkey(sk);
+    mlx5dv_destroy_mkey(mk);
+    ibv_destroy_qp(qp);
+}
+
+/*
+ * Crypto as test_mlx5_crypto.py: the older login, a login object, a DEK
+ * made with it, and an mkey that encrypts with it (AES-XTS, 512-byte data
+ * units, signature after crypto).
+ */
+
+static void
+Crypto(void)
+{
+    struct mlx5dv_crypto_login_attr la;
+    struct mlx5dv_crypto_login_attr_ex lx;
+    struct mlx5dv_crypto_login_query_attr lq;
+    struct mlx5dv_dek_init_attr da;
+    struct mlx5dv_dek_attr dq;
+    struct mlx5dv_mkey_init_attr ka;
+    struct mlx5dv_mkey_conf_attr conf;
+    struct mlx5dv_crypto_attr ca;
+    struct mlx5dv_crypto_login_obj *login;
+    enum mlx5dv_crypto_login_state state;
+    struct mlx5dv_dek *dek;
+    struct mlx5dv_mkey *mk;
+    struct mlx5dv_qp_ex *m;
+    struct ibv_qp *qp;
+    struct ibv_qp_ex *x = MkeyQp(&qp, &m);
+    struct ibv_sge sge;
+    char credential[48];
+    int i;
+
+    for (i = 0; i < 48; i++) {
+	credential[i] = (char) (i + 1);
+    }
+    memset(&la, 0, sizeof(la));
+    la.credential_id = 7;
+    la.import_kek_id = 9;
+    memcpy(la.credential, credential, 48);
+    if (mlx5dv_crypto_login(ctx, &la)
+	    || mlx5dv_crypto_login_query_state(ctx, &state)
+	    || mlx5dv_crypto_logout(ctx)) {
+	Die("crypto login");
+    }
+    memset(&lx, 0, sizeof(lx));
+    lx.credential_id = 7;
+    lx.import_kek_id = 9;
+    lx.credential = credential;
+    lx.credential_len = 48;
+    login = mlx5dv_crypto_login_create(ctx, &lx);
+    memset(&lq, 0, sizeof(lq));
+    mlx5dv_crypto_login_query(login, &lq);
+    memset(&da, 0, sizeof(da));
+    da.key_size = MLX5DV_CRYPTO_KEY_SIZE_128;
+    da.has_keytag = true;
+    da.key_purpose = MLX5DV_CRYPTO_KEY_PURPOSE_AES_XTS;
+    da.pd = pd;
+    memcpy(da.opaque, "dek0001\0", 8);
+    for (i = 0; i < 40; i++) {
+	da.key[i] = (char) (0xa0 + i);
+    }
+    da.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
+    da.crypto_login = login;
+    dek = mlx5dv_dek_create(ctx, &da);
+    mlx5dv_dek_query(dek, &dq);
+    memset(&ka, 0, sizeof(ka));
+    ka.pd = pd;
+    ka.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT
+	    | MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO;
+    ka.max_entries = 1;
+    mk = mlx5dv_create_mkey(&ka);
+    memset(&ca, 0, sizeof(ca));
+    ca.crypto_standard = MLX5DV_CRYPTO_STANDARD_AES_XTS;
+    ca.encrypt_on_tx = true;
+    ca.signature_crypto_order =
+	    MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX;
+    ca.data_unit_size = MLX5DV_BLOCK_SIZE_512;
+    ca.initial_tweak[0] = 0x11;
+    ca.initial_tweak[15] = 0x22;
+    ca.dek = dek;
+    memcpy(ca.keytag, "tag12345", 8);
+    sge.lkey = mr->lkey;
+    sge.addr = (uintptr_t) buf;
+    sge.length = 4096;
+    ibv_wr_start(x);
+    x->wr_id = 9;
+    x->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+    memset(&conf, 0, sizeof(conf));
+    mlx5dv_wr_mkey_configure(m, mk, 3, &conf);
+    mlx5dv_wr_set_mkey_access_flags(m, IBV_ACCESS_LOCAL_WRITE
+	    | IBV_ACCESS_REMOTE_READ);
+    mlx5dv_wr_set_mkey_layout_list(m, 1, &sge);
+    mlx5dv_wr_set_mkey_crypto(m, &ca);
+    if (ibv_wr_complete(x) || !login || !dek || !mk) {
+	Die("crypto");
+    }
+    mlx5dv_destroy_mkey(mk);
+    mlx5dv_dek_destroy(dek);
+    mlx5dv_crypto_login_destroy(login);
+    ibv_destroy_qp(qp);
+}
+
 int
 main(
     int argc,
@@ -504,6 +725,10 @@ main(
 	QpCalls();
     } else if (strcmp(argv[1], "ctx") == 0) {
 	CtxCalls();
+    } else if (strcmp(argv[1], "mkey") == 0) {
+	Mkeys();
+    } else if (strcmp(argv[1], "crypto") == 0) {
+	Crypto();
     } else if (strcmp(argv[1], "res") == 0) {
 	Resources();
     } else if (strcmp(argv[1], "dr_rules") == 0) {
