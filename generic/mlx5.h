@@ -163,6 +163,12 @@ MODULE_SCOPE int	Mlx5DrInit(Tcl_Interp *interp);
 MODULE_SCOPE int	Mlx5ResInit(Tcl_Interp *interp);
 
 /*
+ * mlx5Sched.c
+ */
+
+MODULE_SCOPE int	Mlx5SchedInit(Tcl_Interp *interp);
+
+/*
  * mlx5Mkey.c: mkeys and crypto, and the work requests that lay an mkey
  * out (for mlx5Send.c).
  */

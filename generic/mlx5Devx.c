@@ -1422,16 +1422,18 @@ UmemRegCmd(
 {
     typedef struct {
 	VerbsCreateHead head;
-	uint64_t access, length;
+	uint64_t access, length, pgsz_bitmap;
     } UmemArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(UmemArgs, access, VF_FLAGS, verbsAccessFlags, "flags"),
 	VERBS_OPTION_COMMAND,
 	VERBS_OPTION_REQUIRED(UmemArgs, length, VF_UINT, NULL, INT64_MAX,
 		"bytes:the size of the memory"),
+	VERBS_OPTION(UmemArgs, pgsz_bitmap, VF_UINT, NULL, "bits"),
 	VERBS_FIELD_END
     };
-    UmemArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, 0};
+    UmemArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, 0, 0};
+    const char *call = "mlx5dv_devx_umem_reg";
     VerbsContext *c;
     void *buf;
     long page = sysconf(_SC_PAGESIZE);
@@ -1446,8 +1448,11 @@ UmemRegCmd(
 	return TCL_ERROR;
     }
     c = (VerbsContext *) args.head.parent;
+    if (args.pgsz_bitmap) {
+	call = "mlx5dv_devx_umem_reg_ex";
+    }
     if (!mlx5dv_is_supported(c->ctx->device)) {
-	return Mlx5NotSupported(interp, "mlx5dv_devx_umem_reg", c);
+	return Mlx5NotSupported(interp, call, c);
     }
     size = ((size_t) args.length + (size_t) page - 1) & ~((size_t) page - 1);
     err = posix_memalign(&buf, (size_t) page, size);
@@ -1455,13 +1460,24 @@ UmemRegCmd(
 	return VerbsSysError(interp, "posix_memalign", &c->obj, NULL, err);
     }
     memset(buf, 0, size);
-    umem = mlx5dv_devx_umem_reg(c->ctx, buf, (size_t) args.length,
-	    (uint32_t) args.access);
+    if (args.pgsz_bitmap) {
+	/* The page sizes the device may map it with. */
+	struct mlx5dv_devx_umem_in uin;
+
+	memset(&uin, 0, sizeof(uin));
+	uin.addr = buf;
+	uin.size = (size_t) args.length;
+	uin.access = (uint32_t) args.access;
+	uin.pgsz_bitmap = args.pgsz_bitmap;
+	umem = mlx5dv_devx_umem_reg_ex(c->ctx, &uin);
+    } else {
+	umem = mlx5dv_devx_umem_reg(c->ctx, buf, (size_t) args.length,
+		(uint32_t) args.access);
+    }
     if (umem == NULL) {
 	err = errno;
 	free(buf);
-	return VerbsSysError(interp, "mlx5dv_devx_umem_reg", &c->obj, NULL,
-		err);
+	return VerbsSysError(interp, call, &c->obj, NULL, err);
     }
     u = (Mlx5Umem *) VerbsObjNew(&verbsUmemClass);
     u->umem = umem;

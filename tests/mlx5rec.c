@@ -1358,3 +1358,168 @@ mlx5dv_crypto_login_destroy(
     free(l);
     return 0;
 }
+
+/*
+ * Scheduling elements, MSI-X vectors, EQs, UMEMs.
+ */
+
+static void
+SchedAttr(
+    const char *call,
+    const char *self,
+    const struct mlx5dv_sched_attr *a,
+    const char *made)
+{
+    Log("%s%s%s parent=%s flags=0x%x bw_share=%u max_avg_bw=%u%s%s", call,
+	    self ? " " : "", self ? self : "", T(a->parent), a->flags,
+	    a->bw_share, a->max_avg_bw, made ? " -> " : "", made ? made : "");
+}
+
+struct mlx5dv_sched_node *
+mlx5dv_sched_node_create(
+    struct ibv_context *ctx,
+    const struct mlx5dv_sched_attr *a)
+{
+    void *t = Tok("node");
+
+    (void) ctx;
+    SchedAttr("mlx5dv_sched_node_create", NULL, a, T(t));
+    return t;
+}
+
+struct mlx5dv_sched_leaf *
+mlx5dv_sched_leaf_create(
+    struct ibv_context *ctx,
+    const struct mlx5dv_sched_attr *a)
+{
+    void *t = Tok("leaf");
+
+    (void) ctx;
+    SchedAttr("mlx5dv_sched_leaf_create", NULL, a, T(t));
+    return t;
+}
+
+int
+mlx5dv_sched_node_modify(
+    struct mlx5dv_sched_node *n,
+    const struct mlx5dv_sched_attr *a)
+{
+    SchedAttr("mlx5dv_sched_node_modify", T(n), a, NULL);
+    return 0;
+}
+
+int
+mlx5dv_sched_leaf_modify(
+    struct mlx5dv_sched_leaf *l,
+    const struct mlx5dv_sched_attr *a)
+{
+    SchedAttr("mlx5dv_sched_leaf_modify", T(l), a, NULL);
+    return 0;
+}
+
+int
+mlx5dv_sched_node_destroy(
+    struct mlx5dv_sched_node *n)
+{
+    Log("mlx5dv_sched_node_destroy %s", T(n));
+    free(n);
+    return 0;
+}
+
+int
+mlx5dv_sched_leaf_destroy(
+    struct mlx5dv_sched_leaf *l)
+{
+    Log("mlx5dv_sched_leaf_destroy %s", T(l));
+    free(l);
+    return 0;
+}
+
+int
+mlx5dv_modify_qp_sched_elem(
+    struct ibv_qp *qp,
+    const struct mlx5dv_sched_leaf *req,
+    const struct mlx5dv_sched_leaf *resp)
+{
+    Log("mlx5dv_modify_qp_sched_elem qpn=qpn%d requestor=%s responder=%s",
+	    Qpn(qp->qp_num), T(req), T(resp));
+    return 0;
+}
+
+struct mlx5dv_devx_msi_vector *
+mlx5dv_devx_alloc_msi_vector(
+    struct ibv_context *ctx)
+{
+    struct mlx5dv_devx_msi_vector *m = calloc(1, sizeof(*m));
+
+    (void) ctx;
+    m->vector = 5;
+    m->fd = -1;
+    Log("mlx5dv_devx_alloc_msi_vector -> vector %d", m->vector);
+    return m;
+}
+
+int
+mlx5dv_devx_free_msi_vector(
+    struct mlx5dv_devx_msi_vector *m)
+{
+    Log("mlx5dv_devx_free_msi_vector vector=%d", m->vector);
+    free(m);
+    return 0;
+}
+
+struct mlx5dv_devx_eq *
+mlx5dv_devx_create_eq(
+    struct ibv_context *ctx,
+    const void *in,
+    size_t inlen,
+    void *out,
+    size_t outlen)
+{
+    struct mlx5dv_devx_eq *e = calloc(1, sizeof(*e));
+
+    (void) ctx;
+    e->vaddr = calloc(1, 64 << 6);
+    ((unsigned char *) e->vaddr)[63] = 0x01;	/* The first entry's owner. */
+    memset(out, 0, outlen);
+    ((unsigned char *) out)[11] = 0x17;	/* eq_number 0x17. */
+    Log("mlx5dv_devx_create_eq inlen=%zu in=%s outlen=%zu", inlen,
+	    Bytes(in, inlen), outlen);
+    return e;
+}
+
+int
+mlx5dv_devx_destroy_eq(
+    struct mlx5dv_devx_eq *e)
+{
+    Log("mlx5dv_devx_destroy_eq");
+    free(e->vaddr);
+    free(e);
+    return 0;
+}
+
+struct mlx5dv_devx_umem *
+mlx5dv_devx_umem_reg_ex(
+    struct ibv_context *ctx,
+    struct mlx5dv_devx_umem_in *in)
+{
+    struct mlx5dv_devx_umem *u = calloc(1, sizeof(*u));
+
+    (void) ctx;
+    u->umem_id = 7;
+    Log("mlx5dv_devx_umem_reg_ex size=%zu access=0x%x pgsz_bitmap=0x%llx "
+	    "comp_mask=0x%llx page_aligned=%d", in->size, in->access,
+	    (unsigned long long) in->pgsz_bitmap,
+	    (unsigned long long) in->comp_mask,
+	    ((uintptr_t) in->addr & 4095) == 0);
+    return u;
+}
+
+int
+mlx5dv_devx_umem_dereg(
+    struct mlx5dv_devx_umem *u)
+{
+    Log("mlx5dv_devx_umem_dereg umem_id=%u", u->umem_id);
+    free(u);
+    return 0;
+}

@@ -661,6 +661,84 @@ Crypto(void)
     ibv_destroy_qp(qp);
 }
 
+/*
+ * A scheduling tree as test_mlx5_sched.py makes one (a root, a node with
+ * a weight, a leaf with a rate, the leaf's weight changed, a QP on the
+ * leaf), then an MSI-X vector, an EQ on it and a UMEM of chosen page
+ * sizes (test_mlx5_devx.py's pieces).
+ */
+
+static void
+Sched(void)
+{
+    struct mlx5dv_sched_attr a;
+    struct mlx5dv_sched_node *root, *node;
+    struct mlx5dv_sched_leaf *leaf;
+    struct mlx5dv_qp_init_attr dv;
+    struct ibv_qp *qp;
+
+    memset(&dv, 0, sizeof(dv));
+    qp = DvQp(IBV_QPT_RC, 0, &dv, NULL);
+    memset(&a, 0, sizeof(a));
+    root = mlx5dv_sched_node_create(ctx, &a);
+    a.parent = root;
+    a.flags = MLX5DV_SCHED_ELEM_ATTR_FLAGS_BW_SHARE;
+    a.bw_share = 10;
+    node = mlx5dv_sched_node_create(ctx, &a);
+    a.parent = node;
+    a.flags = MLX5DV_SCHED_ELEM_ATTR_FLAGS_MAX_AVG_BW;
+    a.bw_share = 0;
+    a.max_avg_bw = 1000;
+    leaf = mlx5dv_sched_leaf_create(ctx, &a);
+    a.flags = MLX5DV_SCHED_ELEM_ATTR_FLAGS_BW_SHARE;
+    a.bw_share = 5;
+    a.max_avg_bw = 0;
+    if (!root || !node || !leaf || mlx5dv_sched_leaf_modify(leaf, &a)
+	    || mlx5dv_modify_qp_sched_elem(qp, leaf, leaf)) {
+	Die("sched");
+    }
+    ibv_destroy_qp(qp);
+    mlx5dv_sched_leaf_destroy(leaf);
+    mlx5dv_sched_node_destroy(node);
+    mlx5dv_sched_node_destroy(root);
+}
+
+static void
+DevxEq(void)
+{
+    unsigned char in[0x110], out[0x10];
+    struct mlx5dv_devx_msi_vector *msi;
+    struct mlx5dv_devx_eq *eq;
+    struct mlx5dv_devx_umem_in ui;
+    struct mlx5dv_devx_umem *umem;
+    void *mem;
+
+    msi = mlx5dv_devx_alloc_msi_vector(ctx);
+    /* CREATE_EQ (0x301): log_eq_size 6, intr the vector. */
+    memset(in, 0, sizeof(in));
+    in[0] = 0x03;
+    in[1] = 0x01;
+    in[0x10 + 0x0c] = 6;
+    in[0x10 + 0x17] = (unsigned char) msi->vector;
+    eq = mlx5dv_devx_create_eq(ctx, in, sizeof(in), out, sizeof(out));
+    if (posix_memalign(&mem, 4096, 8192)) {
+	Die("posix_memalign");
+    }
+    memset(&ui, 0, sizeof(ui));
+    ui.addr = mem;
+    ui.size = 8192;
+    ui.access = IBV_ACCESS_LOCAL_WRITE;
+    ui.pgsz_bitmap = 0x3000;
+    umem = mlx5dv_devx_umem_reg_ex(ctx, &ui);
+    if (!msi || !eq || !umem) {
+	Die("devx eq");
+    }
+    mlx5dv_devx_umem_dereg(umem);
+    mlx5dv_devx_destroy_eq(eq);
+    mlx5dv_devx_free_msi_vector(msi);
+    free(mem);
+}
+
 int
 main(
     int argc,
@@ -725,6 +803,10 @@ main(
 	QpCalls();
     } else if (strcmp(argv[1], "ctx") == 0) {
 	CtxCalls();
+    } else if (strcmp(argv[1], "sched") == 0) {
+	Sched();
+    } else if (strcmp(argv[1], "devx_eq") == 0) {
+	DevxEq();
     } else if (strcmp(argv[1], "mkey") == 0) {
 	Mkeys();
     } else if (strcmp(argv[1], "crypto") == 0) {
