@@ -169,6 +169,13 @@ MODULE_SCOPE int	Mlx5ResInit(Tcl_Interp *interp);
 MODULE_SCOPE int	Mlx5SchedInit(Tcl_Interp *interp);
 
 /*
+ * mlx5Event.c
+ */
+
+MODULE_SCOPE int	Mlx5EventInit(Tcl_Interp *interp);
+MODULE_SCOPE VerbsMethodProc Mlx5DevxQueryAsync;
+
+/*
  * mlx5Mkey.c: mkeys and crypto, and the work requests that lay an mkey
  * out (for mlx5Send.c).
  */

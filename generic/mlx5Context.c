@@ -880,7 +880,8 @@ Mlx5Init(
     Tcl_Interp *interp)
 {
     static const char *const namespaces[] = {
-	"devx::obj", "devx::uar", "devx::umem", "devx::msi", "devx::eq", "devx",
+	"devx::obj", "devx::uar", "devx::umem", "devx::msi", "devx::eq",
+	"devx::cmd_comp", "devx::event_channel", "devx",
 	"context", "dv", "sched::node", "sched::leaf", "sched",
 	"var", "pp", "qp", "cq", "flow", "wqe", "cqe", "dr::domain",
 	"dr::table", "dr::matcher", "dr::rule", "dr::action", "dr", "qpn",
@@ -895,7 +896,8 @@ Mlx5Init(
     if (Mlx5DevxInit(interp) != TCL_OK || Mlx5QueueInit(interp) != TCL_OK
 	    || Mlx5SendInit(interp) != TCL_OK || Mlx5WqeInit(interp) != TCL_OK
 	    || Mlx5DrInit(interp) != TCL_OK || Mlx5ResInit(interp) != TCL_OK
-	    || Mlx5MkeyInit(interp) != TCL_OK || Mlx5SchedInit(interp) != TCL_OK) {
+	    || Mlx5MkeyInit(interp) != TCL_OK || Mlx5SchedInit(interp) != TCL_OK
+	    || Mlx5EventInit(interp) != TCL_OK) {
 	return TCL_ERROR;
     }
     return MakeEnsembles(interp, namespaces);

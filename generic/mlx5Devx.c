@@ -65,6 +65,8 @@ static const VerbsMethod devxMethods[] = {
     {"modify", DevxModify, 3, 3, "in -outlen bytes"},
     {"out", DevxOut, 0, 0, ""},
     {"query", DevxQuery, 3, 3, "in -outlen bytes"},
+    {"query_async", Mlx5DevxQueryAsync, 5, 7,
+	    "in -outlen bytes -comp cmdcomp ?-wr_id n?"},
     {"refs", DevxRefs, 0, 0, ""},
     {NULL, NULL, 0, 0, NULL}
 };

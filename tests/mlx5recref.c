@@ -739,6 +739,56 @@ DevxEq(void)
     free(mem);
 }
 
+/*
+ * DevX in the event loop, as test_mlx5_devx.py test_devx_async_query and
+ * test_mlx5_devx_async_events.py do: a flow counter queried
+ * asynchronously, its completion read; an event channel subscribed to
+ * the counter's events with a cookie and to an event by fd, an event
+ * read.
+ */
+
+static void
+DevxEvents(void)
+{
+    unsigned char in[16], out[16], query[16];
+    struct mlx5dv_devx_obj *counter;
+    struct mlx5dv_devx_cmd_comp *comp;
+    struct mlx5dv_devx_event_channel *ch;
+    struct {
+	struct mlx5dv_devx_async_cmd_hdr hdr;
+	unsigned char out[32];
+    } resp;
+    struct {
+	struct mlx5dv_devx_async_event_hdr hdr;
+	unsigned char data[512];
+    } ev;
+    uint16_t events[2] = {0x1b, 0x1c};
+
+    memset(in, 0, sizeof(in));
+    in[0] = 0x09;			/* ALLOC_FLOW_COUNTER */
+    in[1] = 0x39;
+    counter = mlx5dv_devx_obj_create(ctx, in, 16, out, 16);
+    comp = mlx5dv_devx_create_cmd_comp(ctx);
+    memset(query, 0, sizeof(query));
+    query[0] = 0x09;			/* QUERY_FLOW_COUNTER */
+    query[1] = 0x3b;
+    if (!counter || !comp || mlx5dv_devx_obj_query_async(counter, query, 16,
+	    32, 77, comp) || mlx5dv_devx_get_async_cmd_comp(comp, &resp.hdr,
+	    sizeof(resp))) {
+	Die("async query");
+    }
+    ch = mlx5dv_devx_create_event_channel(ctx, 0);
+    if (!ch || mlx5dv_devx_subscribe_devx_event(ch, counter,
+	    sizeof(events), events, 0xbeef)
+	    || mlx5dv_devx_subscribe_devx_event_fd(ch, 0, NULL, 0x1d)
+	    || mlx5dv_devx_get_event(ch, &ev.hdr, sizeof(ev)) < 0) {
+	Die("event channel");
+    }
+    mlx5dv_devx_destroy_event_channel(ch);
+    mlx5dv_devx_destroy_cmd_comp(comp);
+    mlx5dv_devx_obj_destroy(counter);
+}
+
 int
 main(
     int argc,
@@ -807,6 +857,8 @@ main(
 	Sched();
     } else if (strcmp(argv[1], "devx_eq") == 0) {
 	DevxEq();
+    } else if (strcmp(argv[1], "devx_events") == 0) {
+	DevxEvents();
     } else if (strcmp(argv[1], "mkey") == 0) {
 	Mkeys();
     } else if (strcmp(argv[1], "crypto") == 0) {
