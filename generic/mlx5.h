@@ -76,6 +76,7 @@ typedef struct Mlx5Devx {
     unsigned char *out;		/* The create command's output. */
     Tcl_Size outLen;
     Mlx5Refs refs;
+    int imported;		/* Closing unimports (mlx5Export.c). */
 } Mlx5Devx;
 
 typedef struct Mlx5Uar {
@@ -91,11 +92,13 @@ typedef struct Mlx5Umem {
 				 * the deregistration. */
     size_t length;
     uint32_t access;
+    int imported;		/* Closing unimports; no buf of ours. */
 } Mlx5Umem;
 
 typedef struct Mlx5Var {
     VerbsObj obj;
     struct mlx5dv_var *var;
+    int imported;		/* Closing unimports. */
 } Mlx5Var;
 
 typedef struct Mlx5Pp {
@@ -173,6 +176,14 @@ MODULE_SCOPE int	Mlx5SchedInit(Tcl_Interp *interp);
  */
 
 MODULE_SCOPE int	Mlx5EventInit(Tcl_Interp *interp);
+
+/*
+ * mlx5Export.c: kinds of Mlx5Unimport are 0 devx, 1 umem, 2 var.
+ */
+
+MODULE_SCOPE int	Mlx5ExportInit(Tcl_Interp *interp);
+MODULE_SCOPE void	Mlx5Unimport(int kind, void *handle);
+MODULE_SCOPE VerbsMethodProc Mlx5Export, Mlx5UarExportDmabuf;
 MODULE_SCOPE VerbsMethodProc Mlx5DevxQueryAsync;
 
 /*

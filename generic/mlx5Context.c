@@ -897,7 +897,8 @@ Mlx5Init(
 	    || Mlx5SendInit(interp) != TCL_OK || Mlx5WqeInit(interp) != TCL_OK
 	    || Mlx5DrInit(interp) != TCL_OK || Mlx5ResInit(interp) != TCL_OK
 	    || Mlx5MkeyInit(interp) != TCL_OK || Mlx5SchedInit(interp) != TCL_OK
-	    || Mlx5EventInit(interp) != TCL_OK) {
+	    || Mlx5EventInit(interp) != TCL_OK
+	    || Mlx5ExportInit(interp) != TCL_OK) {
 	return TCL_ERROR;
     }
     return MakeEnsembles(interp, namespaces);

@@ -65,6 +65,7 @@ static const VerbsMethod devxMethods[] = {
     {"modify", DevxModify, 3, 3, "in -outlen bytes"},
     {"out", DevxOut, 0, 0, ""},
     {"query", DevxQuery, 3, 3, "in -outlen bytes"},
+    {"export", Mlx5Export, 0, 0, NULL},
     {"query_async", Mlx5DevxQueryAsync, 5, 7,
 	    "in -outlen bytes -comp cmdcomp ?-wr_id n?"},
     {"refs", DevxRefs, 0, 0, ""},
@@ -90,6 +91,20 @@ const VerbsType verbsDevxClass = {
 };
 
 static const VerbsMethod uarMethods[] = {
+    VERBS_METHOD_CGET,
+    VERBS_METHOD_CHILDREN,
+    VERBS_METHOD_CLOSE,
+    {"export_dmabuf_fd", Mlx5UarExportDmabuf, 0, 0, NULL},
+    {NULL, NULL, 0, 0, NULL}
+};
+static const VerbsMethod varMethods[] = {
+    VERBS_METHOD_CGET,
+    VERBS_METHOD_CHILDREN,
+    VERBS_METHOD_CLOSE,
+    {"export", Mlx5Export, 0, 0, NULL},
+    {NULL, NULL, 0, 0, NULL}
+};
+static const VerbsMethod ppMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
@@ -130,6 +145,7 @@ static const VerbsMethod umemMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     {"close", UmemClose, 0, 0, ""},
+    {"export", Mlx5Export, 0, 0, NULL},
     {"read", UmemRead, 2, 2, "offset length"},
     {"write", UmemWrite, 2, 2, "offset bytes"},
     {NULL, NULL, 0, 0, NULL}
@@ -175,7 +191,7 @@ static void VarFree(VerbsObj *objPtr);
 const VerbsType verbsVarClass = {
     .name = "var",
     .size = sizeof(Mlx5Var),
-    .methods = uarMethods,
+    .methods = varMethods,
     .cget = varCget,
     .freeProc = VarFree,
 };
@@ -198,7 +214,7 @@ static void PpFree(VerbsObj *objPtr);
 const VerbsType verbsPpClass = {
     .name = "pp",
     .size = sizeof(Mlx5Pp),
-    .methods = uarMethods,
+    .methods = ppMethods,
     .cget = ppCget,
     .freeProc = PpFree,
 };
@@ -827,6 +843,13 @@ DevxFree(
     if (d->out) {
 	ckfree(d->out);
     }
+    if (d->imported) {
+	if (d->devx) {
+	    Mlx5Unimport(0, d->devx);
+	}
+	Mlx5RefsFree(&d->refs);
+	return;
+    }
     if (d->devx && mlx5dv_devx_obj_destroy(d->devx) != 0) {
 	PendingAdd(c, PENDING_DEVX, d->devx, NULL, d->kind, d->id, &d->refs);
 	return;
@@ -882,6 +905,11 @@ DevxDestroyNow(
 
     if (d->devx == NULL) {
 	return -1;
+    }
+    if (d->imported) {
+	Mlx5Unimport(0, d->devx);
+	d->devx = NULL;
+	return 0;
     }
     err = mlx5dv_devx_obj_destroy(d->devx);
     if (err != 0) {
@@ -1505,6 +1533,10 @@ UmemFree(
     if (u->umem == NULL) {
 	return;			/* Deregistered by UmemClose. */
     }
+    if (u->imported) {
+	Mlx5Unimport(1, u->umem);
+	return;
+    }
     if (mlx5dv_devx_umem_dereg(u->umem) != 0) {
 	PendingAdd((VerbsContext *) objPtr->parent, PENDING_UMEM, u->umem,
 		u->buf, "umem", u->umem->umem_id, &none);
@@ -1525,6 +1557,11 @@ UmemDestroyNow(
 
     if (u->umem == NULL) {
 	return -1;
+    }
+    if (u->imported) {
+	Mlx5Unimport(1, u->umem);
+	u->umem = NULL;
+	return 0;
     }
     err = mlx5dv_devx_umem_dereg(u->umem);
     if (err != 0) {
@@ -1673,7 +1710,13 @@ static void
 VarFree(
     VerbsObj *objPtr)
 {
-    mlx5dv_free_var(((Mlx5Var *) objPtr)->var);
+    Mlx5Var *v = (Mlx5Var *) objPtr;
+
+    if (v->imported) {
+	Mlx5Unimport(2, v->var);
+    } else {
+	mlx5dv_free_var(v->var);
+    }
 }
 
 static int
