@@ -384,6 +384,87 @@ ContextOpenCmd(
 /*
  *----------------------------------------------------------------------
  *
+ * VfioOpenCmd --
+ *
+ *	mlx5::vfio open PCI_NAME ?-init_link_down? ?-as NAME?: a context of
+ *	a ConnectX bound to vfio-pci, which libmlx5 drives itself, without
+ *	the kernel's RDMA stack (mlx5dv_get_vfio_device_list, then
+ *	ibv_open_device).  Its events are processed by [$ctx mlx5
+ *	vfio_process_events] when [$ctx mlx5 vfio_events_fd] is readable.
+ *
+ * Results:
+ *	The context object's name.
+ *
+ * Side effects:
+ *	Opens the device.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+VfioOpenCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    typedef struct {
+	Tcl_Obj *command;
+	int init_link_down;
+    } VfioArgs;
+    static const VerbsField options[] = {
+	VERBS_OPTION_NAMED("-as", VfioArgs, command, VF_TCLOBJ, NULL, "name"),
+	VERBS_OPTION_SWITCH("-init_link_down", VfioArgs, init_link_down),
+	VERBS_FIELD_END
+    };
+    VfioArgs args = {NULL, 0};
+    struct mlx5dv_vfio_context_attr attr;
+    struct ibv_device **list;
+    struct ibv_context *ctx;
+    VerbsContext *c;
+    int err;
+
+    if (objc < 2) {
+	return VerbsUsageError(interp, 1, objv, "pci_name", options);
+    }
+    if (VerbsParseOptions(interp, objc, objv, 2, options, &args) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    memset(&attr, 0, sizeof(attr));
+    attr.pci_name = Tcl_GetString(objv[1]);
+    attr.flags = args.init_link_down ? MLX5DV_VFIO_CTX_FLAGS_INIT_LINK_DOWN
+	    : 0;
+    list = mlx5dv_get_vfio_device_list(&attr);
+    if (list == NULL || list[0] == NULL) {
+	err = list ? ENODEV : errno ? errno : ENODEV;
+	if (list) {
+	    ibv_free_device_list(list);
+	}
+	return VerbsSysError(interp, "mlx5dv_get_vfio_device_list", NULL,
+		attr.pci_name, err);
+    }
+    ctx = ibv_open_device(list[0]);
+    err = errno;
+    ibv_free_device_list(list);
+    if (ctx == NULL) {
+	return VerbsSysError(interp, "ibv_open_device", NULL, attr.pci_name,
+		err ? err : ENODEV);
+    }
+    c = VerbsContextNew(ctx, 0);
+    Mlx5ContextState(c);
+    if (VerbsObjRegister(interp, &c->obj, NULL, args.command) != TCL_OK) {
+	Mlx5ContextFree(c);
+	ibv_close_device(ctx);
+	ckfree(c->devName);
+	ckfree(c);
+	return TCL_ERROR;
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * Mlx5ContextFree --
  *
  *	Called by the context's free proc before the device closes, once
@@ -426,6 +507,8 @@ Mlx5ContextFree(
  *	$ctx mlx5 data_direct_sysfs_path: see Mlx5DataDirectPath.
  *	$ctx mlx5 crypto_login DICT, crypto_login_state, crypto_logout:
  *	see Mlx5CryptoLoginMethod.
+ *	$ctx mlx5 vfio_events_fd, vfio_process_events: a VFIO context's
+ *	events (mlx5dv_vfio_get_events_fd, mlx5dv_vfio_process_events).
  *	$ctx mlx5 ts_to_ns TIMESTAMP: a completion's device timestamp in
  *	nanoseconds of the device's clock (mlx5dv_ts_to_ns, with the clock
  *	information of now).
@@ -522,10 +605,12 @@ Mlx5ContextMethod(
 	{"query", 0, NULL, "mlx5dv_query_device"},
 	{"query_port", 1, "port", "mlx5dv_query_port"},
 	{"ts_to_ns", 1, "timestamp", "mlx5dv_get_clock_info"},
+	{"vfio_events_fd", 0, NULL, "mlx5dv_vfio_get_events_fd"},
+	{"vfio_process_events", 0, NULL, "mlx5dv_vfio_process_events"},
 	{NULL, 0, NULL, NULL}
     };
     enum { CLOCK_INFO, CRYPTO_LOGIN, CRYPTO_STATE, CRYPTO_LOGOUT, DATA_DIRECT,
-	PENDING, QUERY, QUERY_PORT, TS_TO_NS };
+	PENDING, QUERY, QUERY_PORT, TS_TO_NS, VFIO_FD, VFIO_PROCESS };
     VerbsContext *c = (VerbsContext *) objPtr;
     struct mlx5dv_clock_info clock;
     struct mlx5dv_port port;
@@ -557,6 +642,18 @@ Mlx5ContextMethod(
 	return QueryDevice(interp, c);
     case DATA_DIRECT:
 	return Mlx5DataDirectPath(interp, c);
+    case VFIO_FD:
+	err = mlx5dv_vfio_get_events_fd(c->ctx);
+	if (err < 0) {
+	    return VerbsSysError(interp, subs[index].call, objPtr, NULL,
+		    errno ? errno : -err);
+	}
+	Tcl_SetObjResult(interp, Tcl_NewIntObj(err));
+	return TCL_OK;
+    case VFIO_PROCESS:
+	err = mlx5dv_vfio_process_events(c->ctx);
+	return err ? VerbsSysError(interp, subs[index].call, objPtr, NULL,
+		err < 0 ? -err : err) : TCL_OK;
     case CRYPTO_LOGIN:
     case CRYPTO_STATE:
     case CRYPTO_LOGOUT:
@@ -882,7 +979,7 @@ Mlx5Init(
     static const char *const namespaces[] = {
 	"devx::obj", "devx::uar", "devx::umem", "devx::msi", "devx::eq",
 	"devx::cmd_comp", "devx::event_channel", "devx",
-	"context", "dv", "sched::node", "sched::leaf", "sched",
+	"context", "dv", "sched::node", "sched::leaf", "sched", "vfio",
 	"var", "pp", "qp", "cq", "flow", "wqe", "cqe", "dr::domain",
 	"dr::table", "dr::matcher", "dr::rule", "dr::action", "dr", "qpn",
 	"dm", "mr", "flowaction", "mkey", "dek", "cryptologin", "", NULL
@@ -892,6 +989,7 @@ Mlx5Init(
 	return TCL_ERROR;
     }
     Mlx5AddCommand(interp, "context::open", ContextOpenCmd);
+    Mlx5AddCommand(interp, "vfio::open", VfioOpenCmd);
     Mlx5AddCommand(interp, "dv::obj", DvObjCmd);
     if (Mlx5DevxInit(interp) != TCL_OK || Mlx5QueueInit(interp) != TCL_OK
 	    || Mlx5SendInit(interp) != TCL_OK || Mlx5WqeInit(interp) != TCL_OK

@@ -789,6 +789,34 @@ DevxEvents(void)
     mlx5dv_devx_obj_destroy(counter);
 }
 
+/*
+ * A VFIO device as test_mlx5_vfio.py opens one, its events fd and one
+ * round of its events.
+ */
+
+static void
+Vfio(void)
+{
+    struct mlx5dv_vfio_context_attr a;
+    struct ibv_device **list;
+    struct ibv_context *v;
+
+    memset(&a, 0, sizeof(a));
+    a.pci_name = "0000:08:00.0";
+    a.flags = MLX5DV_VFIO_CTX_FLAGS_INIT_LINK_DOWN;
+    list = mlx5dv_get_vfio_device_list(&a);
+    if (list == NULL || list[0] == NULL) {
+	Die("vfio list");
+    }
+    v = ibv_open_device(list[0]);
+    ibv_free_device_list(list);
+    if (v == NULL || mlx5dv_vfio_get_events_fd(v) < 0
+	    || mlx5dv_vfio_process_events(v)) {
+	Die("vfio");
+    }
+    ibv_close_device(v);
+}
+
 int
 main(
     int argc,
@@ -859,6 +887,8 @@ main(
 	DevxEq();
     } else if (strcmp(argv[1], "devx_events") == 0) {
 	DevxEvents();
+    } else if (strcmp(argv[1], "vfio") == 0) {
+	Vfio();
     } else if (strcmp(argv[1], "mkey") == 0) {
 	Mkeys();
     } else if (strcmp(argv[1], "crypto") == 0) {
