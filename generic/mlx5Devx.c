@@ -55,7 +55,7 @@ struct Mlx5Pending {
 };
 
 static VerbsMethodProc DevxClose, DevxModify, DevxOut, DevxQuery, DevxRefs,
-	UmemClose, UmemRead, UmemWrite;
+	UmemClose, UmemRead, UmemWrite, UarDoorbell;
 static VerbsGetProc DevxId, DevxKind;
 
 static const VerbsMethod devxMethods[] = {
@@ -94,6 +94,7 @@ static const VerbsMethod uarMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
+    {"doorbell", UarDoorbell, 1, 2, "bytes ?offset?"},
     {"export_dmabuf_fd", Mlx5UarExportDmabuf, 0, 0, NULL},
     {NULL, NULL, 0, 0, NULL}
 };
@@ -1651,6 +1652,66 @@ UmemWrite(
     if (n > 0) {
 	memcpy(u->buf + off, bytes, (size_t) n);
     }
+
+    /*
+     * The device reads it once a later write (a doorbell record, a UAR
+     * doorbell) tells it to: this write is done before those.
+     */
+
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * UarDoorbell --
+ *
+ *	$uar doorbell BYTES ?OFFSET?: ring the UAR's doorbell: the 8 bytes
+ *	(the first 8 of a WQE's control segment, as they are in memory) as
+ *	one 64-bit store to the UAR's register (reg_addr, plus OFFSET),
+ *	after every write before it (the WQE, its doorbell record).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	The device starts on the work queue.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+UarDoorbell(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    Mlx5Uar *u = (Mlx5Uar *) objPtr;
+    uint64_t off = 0, word;
+    Tcl_Size n;
+    const unsigned char *b = VerbsGetBytes(interp, "bytes", objv[2], &n);
+
+    if (b == NULL) {
+	return TCL_ERROR;
+    }
+    if (n != 8) {
+	return VerbsArgError(interp, "bytes", NULL, "a doorbell is 8 bytes, "
+		"not %" TCL_SIZE_MODIFIER "d", n);
+    }
+    if (objc == 4 && VerbsGetUInt(interp, "offset", objv[3], 4096 - 8, &off)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (off % 8 != 0) {
+	return VerbsArgError(interp, "offset", objv[3], "a doorbell's offset "
+		"is a multiple of 8");
+    }
+    memcpy(&word, b, 8);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    *(volatile uint64_t *) ((char *) u->uar->reg_addr + off) = word;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return TCL_OK;
 }
 

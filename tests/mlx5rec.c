@@ -1697,6 +1697,8 @@ mlx5dv_devx_alloc_uar(
 
     (void) ctx;
     u->page_id = 9;
+    u->base_addr = calloc(1, 4096);	/* The doorbell lands here. */
+    u->reg_addr = (char *) u->base_addr + 0x800;
     Log("mlx5dv_devx_alloc_uar flags=0x%x", flags);
     return u;
 }
@@ -1705,7 +1707,9 @@ void
 mlx5dv_devx_free_uar(
     struct mlx5dv_devx_uar *u)
 {
-    Log("mlx5dv_devx_free_uar page_id=%u", u->page_id);
+    Log("mlx5dv_devx_free_uar page_id=%u doorbell=%s", u->page_id,
+	    Bytes(u->reg_addr, 8));
+    free(u->base_addr);
     free(u);
 }
 
