@@ -158,6 +158,7 @@ MODULE_SCOPE int	Mlx5WqeInit(Tcl_Interp *interp);
  */
 
 MODULE_SCOPE int	Mlx5DrInit(Tcl_Interp *interp);
+MODULE_SCOPE const VerbsEnum mlx5ReformatTypes[];	/* Packet reformats. */
 
 /*
  * mlx5Res.c

@@ -77,11 +77,15 @@ static const VerbsEnum actionFlags[] = {
     {"root_level", MLX5DV_DR_ACTION_FLAGS_ROOT_LEVEL}, {NULL, 0}
 };
 
-static const VerbsEnum reformatTypes[] = {
-    {"l2_tunnel_to_l2", MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2},
-    {"l2_to_l2_tunnel", MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL},
-    {"l3_tunnel_to_l2", MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L3_TUNNEL_TO_L2},
-    {"l2_to_l3_tunnel", MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L3_TUNNEL},
+const VerbsEnum mlx5ReformatTypes[] = {
+    {"l2_tunnel_to_l2",
+	    MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2},
+    {"l2_to_l2_tunnel",
+	    MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL},
+    {"l3_tunnel_to_l2",
+	    MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L3_TUNNEL_TO_L2},
+    {"l2_to_l3_tunnel",
+	    MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L3_TUNNEL},
     {NULL, 0}
 };
 
@@ -710,13 +714,7 @@ RuleCreateCmd(
     if (objs) {
 	ckfree(objs);
     }
-    if (VerbsObjRegister(interp, &r->obj, &m->obj, a.head.command)
-	    != TCL_OK) {
-	RuleFree(&r->obj);
-	ckfree(r);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjAdopt(interp, &r->obj, &m->obj, a.head.command);
 
   error:
     if (objs) {
@@ -1041,6 +1039,58 @@ FlowSampler(
     return TCL_OK;
 }
 
+/*
+ * The actions on an object the action holds: a QP, a table, a DevX TIR or
+ * flow counter.
+ */
+
+static int
+ActionOnObject(
+    Tcl_Interp *interp,
+    ActMake *m,
+    struct mlx5dv_dr_action **actPtr)
+{
+    Tcl_Obj *const *w = m->words;
+    VerbsObj *o;
+    uint64_t v = 0;
+
+    switch (m->def->kind) {
+    case K_DEST_QP:
+	o = Held(interp, m, w[0], &verbsQpClass, "qp");
+	if (o) {
+	    *actPtr = mlx5dv_dr_action_create_dest_ibv_qp(((VerbsQp *) o)->qp);
+	}
+	return o ? TCL_OK : TCL_ERROR;
+    case K_DEST_TABLE:
+    case K_DEST_ROOT_TABLE:
+	if (m->def->kind == K_DEST_ROOT_TABLE && Number(interp, w[1],
+		"priority", UINT16_MAX, &v) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	o = Held(interp, m, w[0], &verbsDrTableClass, "table");
+	if (o) {
+	    *actPtr = m->def->kind == K_DEST_TABLE
+		    ? mlx5dv_dr_action_create_dest_table(((DrTable *) o)->tbl)
+		    : mlx5dv_dr_action_create_dest_root_table(
+		    ((DrTable *) o)->tbl, (uint16_t) v);
+	}
+	return o ? TCL_OK : TCL_ERROR;
+    case K_DEST_TIR:
+    case K_COUNTER:
+	o = Held(interp, m, w[0], &verbsDevxClass, "devx");
+	if (o) {
+	    struct mlx5dv_devx_obj *d = ((Mlx5Devx *) o)->devx;
+
+	    *actPtr = m->def->kind == K_DEST_TIR
+		    ? mlx5dv_dr_action_create_dest_devx_tir(d)
+		    : mlx5dv_dr_action_create_flow_counter(d, m->a.offset);
+	}
+	return o ? TCL_OK : TCL_ERROR;
+    default:
+	return TCL_ERROR;
+    }
+}
+
 static int
 ActionMake(
     Tcl_Interp *interp,
@@ -1049,7 +1099,6 @@ ActionMake(
 {
     struct mlx5dv_dr_domain *dom = m->dom->dom;
     Tcl_Obj *const *w = m->words;
-    VerbsObj *o;
     uint64_t v, v2;
     Tcl_Size len;
     const unsigned char *p;
@@ -1087,36 +1136,11 @@ ActionMake(
 		: mlx5dv_dr_action_create_dest_ib_port(dom, (uint32_t) v);
 	return TCL_OK;
     case K_DEST_QP:
-	o = Held(interp, m, w[0], &verbsQpClass, "qp");
-	if (o) {
-	    *actPtr = mlx5dv_dr_action_create_dest_ibv_qp(((VerbsQp *) o)->qp);
-	}
-	return o ? TCL_OK : TCL_ERROR;
     case K_DEST_TABLE:
     case K_DEST_ROOT_TABLE:
-	if (m->def->kind == K_DEST_ROOT_TABLE && Number(interp, w[1],
-		"priority", UINT16_MAX, &v) != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	o = Held(interp, m, w[0], &verbsDrTableClass, "table");
-	if (o) {
-	    *actPtr = m->def->kind == K_DEST_TABLE
-		    ? mlx5dv_dr_action_create_dest_table(((DrTable *) o)->tbl)
-		    : mlx5dv_dr_action_create_dest_root_table(
-		    ((DrTable *) o)->tbl, (uint16_t) v);
-	}
-	return o ? TCL_OK : TCL_ERROR;
     case K_DEST_TIR:
     case K_COUNTER:
-	o = Held(interp, m, w[0], &verbsDevxClass, "devx");
-	if (o) {
-	    struct mlx5dv_devx_obj *d = ((Mlx5Devx *) o)->devx;
-
-	    *actPtr = m->def->kind == K_DEST_TIR
-		    ? mlx5dv_dr_action_create_dest_devx_tir(d)
-		    : mlx5dv_dr_action_create_flow_counter(d, m->a.offset);
-	}
-	return o ? TCL_OK : TCL_ERROR;
+	return ActionOnObject(interp, m, actPtr);
     case K_DEST_ARRAY:
 	return DestArray(interp, m, actPtr);
     case K_MODIFY_HEADER:
@@ -1133,7 +1157,8 @@ ActionMake(
 		(uint32_t) m->a.flags, (size_t) len, (__be64 *) p);
 	return TCL_OK;
     case K_PACKET_REFORMAT:
-	if (VerbsGetEnum(interp, reformatTypes, "type", w[0], &v2) != TCL_OK) {
+	if (VerbsGetEnum(interp, mlx5ReformatTypes, "type", w[0], &v2)
+		!= TCL_OK) {
 	    return TCL_ERROR;
 	}
 	p = NULL;
@@ -1189,13 +1214,7 @@ ActionCmd(
     a->action = act;
     a->kind = m.def->name;
     a->refs = m.refs;
-    if (VerbsObjRegister(interp, &a->obj, &m.dom->obj, m.a.head.command)
-	    != TCL_OK) {
-	ActionFree(&a->obj);
-	ckfree(a);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjAdopt(interp, &a->obj, &m.dom->obj, m.a.head.command);
 }
 
 /*

@@ -296,13 +296,7 @@ CompCreateCmd(
     cc->comp = comp;
     cc->maxOut = 16;
     Tcl_InitHashTable(&cc->outlens, TCL_ONE_WORD_KEYS);
-    if (VerbsObjRegister(interp, &cc->obj, &c->obj, head.command)
-	    != TCL_OK) {
-	CompFree(&cc->obj);
-	ckfree(cc);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjAdopt(interp, &cc->obj, &c->obj, head.command);
 }
 
 static int
@@ -353,13 +347,7 @@ ChannelCreateCmd(
     e = (Mlx5EventChannel *) VerbsObjNew(&verbsEventChannelClass);
     e->ch = ch;
     e->omitData = a.omit_data;
-    if (VerbsObjRegister(interp, &e->obj, &c->obj, a.head.command)
-	    != TCL_OK) {
-	ChannelFree(&e->obj);
-	ckfree(e);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjAdopt(interp, &e->obj, &c->obj, a.head.command);
 }
 
 /*

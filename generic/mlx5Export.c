@@ -202,9 +202,13 @@ ImportCmd(
 	}
 	copy = (unsigned char *) ckalloc(need);
 	memcpy(copy, data, need);
-	handle = kind == EX_DEVX ? (void *) mlx5dv_devx_obj_import(c->ctx, copy)
-		: kind == EX_UMEM ? (void *) mlx5dv_devx_umem_import(c->ctx, copy)
-		: (void *) mlx5dv_var_import(c->ctx, copy);
+	if (kind == EX_DEVX) {
+	    handle = mlx5dv_devx_obj_import(c->ctx, copy);
+	} else if (kind == EX_UMEM) {
+	    handle = mlx5dv_devx_umem_import(c->ctx, copy);
+	} else {
+	    handle = mlx5dv_var_import(c->ctx, copy);
+	}
 	ckfree(copy);
 	if (handle == NULL) {
 	    return VerbsSysError(interp, call, &c->obj, NULL,
@@ -226,12 +230,7 @@ ImportCmd(
 	    ((Mlx5Var *) o)->imported = 1;
 	    break;
 	}
-	if (VerbsObjRegister(interp, o, &c->obj, head.command) != TCL_OK) {
-	    Mlx5Unimport(kind, handle);
-	    ckfree(o);
-	    return TCL_ERROR;
-	}
-	return TCL_OK;
+	return VerbsObjAdopt(interp, o, &c->obj, head.command);
     }
 #endif
 }

@@ -563,17 +563,11 @@ DekCreateCmd(
     }
     d = (Mlx5Dek *) VerbsObjNew(&verbsDekClass);
     d->dek = dek;
-    if (VerbsObjRegister(interp, &d->obj, a.head.parent, a.head.command)
-	    != TCL_OK) {
-	DekFree(&d->obj);
-	ckfree(d);
-	return TCL_ERROR;
-    }
     if (a.crypto_login) {
 	d->login = a.crypto_login;
 	VerbsObjRetain(d->login);
     }
-    return TCL_OK;
+    return VerbsObjAdopt(interp, &d->obj, a.head.parent, a.head.command);
 }
 
 static int

@@ -142,12 +142,7 @@ QpnCreateCmd(
     r = (Mlx5Rqpn *) VerbsObjNew(&verbsRqpnClass);
     r->ctx = c->ctx;
     r->qpn = qpn;
-    if (VerbsObjRegister(interp, &r->obj, &c->obj, head.command) != TCL_OK) {
-	RqpnFree(&r->obj);
-	ckfree(r);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjAdopt(interp, &r->obj, &c->obj, head.command);
 }
 
 /*
@@ -213,13 +208,7 @@ DmOpAddrCmd(
     d->addr = (unsigned char *) addr;
     d->length = dm->length;
     d->op = op;
-    if (VerbsObjRegister(interp, &d->obj, &dm->obj, head.command)
-	    != TCL_OK) {
-	DmOpFree(&d->obj);
-	ckfree(d);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjAdopt(interp, &d->obj, &dm->obj, head.command);
 }
 
 static int
@@ -316,7 +305,8 @@ DmOpWrite(
  */
 
 static const VerbsEnum mlx5Access[] = {
-    {"data_direct", 1}, {NULL, 0}	/* MLX5DV_REG_DMABUF_ACCESS_DATA_DIRECT */
+    {"data_direct", 1},		/* MLX5DV_REG_DMABUF_ACCESS_DATA_DIRECT, */
+    {NULL, 0}			/* which rdma-core 44 lacks. */
 };
 
 static int
@@ -409,13 +399,6 @@ static const VerbsEnum ftTypes[] = {
     {NULL, 0}
 };
 
-static const VerbsEnum reformatTypes[] = {
-    {"l2_tunnel_to_l2", MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2},
-    {"l2_to_l2_tunnel", MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL},
-    {"l3_tunnel_to_l2", MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L3_TUNNEL_TO_L2},
-    {"l2_to_l3_tunnel", MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L3_TUNNEL},
-    {NULL, 0}
-};
 
 typedef struct FaArgs {
     VerbsCreateHead head;
@@ -461,7 +444,7 @@ FlowActionCmd(
     }
     c = (VerbsContext *) a.head.parent;
     if (reformat) {
-	if (VerbsGetEnum(interp, reformatTypes, "type", objv[2], &type)
+	if (VerbsGetEnum(interp, mlx5ReformatTypes, "type", objv[2], &type)
 		!= TCL_OK || (a.data && (p = VerbsGetBytes(interp, "-data",
 		a.data, &len)) == NULL)) {
 	    return TCL_ERROR;

@@ -252,13 +252,8 @@ SchedCreateCmd(
     s->leaf = leaf;
     s->bwShare = a.bw_share;
     s->maxAvgBw = a.max_avg_bw;
-    if (VerbsObjRegister(interp, &s->obj, a.parent ? a.parent : &c->obj,
-	    a.head.command) != TCL_OK) {
-	SchedFree(&s->obj);
-	ckfree(s);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjAdopt(interp, &s->obj, a.parent ? a.parent : &c->obj,
+	    a.head.command);
 }
 
 static int
@@ -482,13 +477,7 @@ EqCreateCmd(
     e->out = out;
     e->outLen = a.outlen;
     e->length = (size_t) 64 << logSize;
-    if (VerbsObjRegister(interp, &e->obj, &c->obj, a.head.command)
-	    != TCL_OK) {
-	EqFree(&e->obj);
-	ckfree(e);
-	return TCL_ERROR;
-    }
-    return TCL_OK;
+    return VerbsObjAdopt(interp, &e->obj, &c->obj, a.head.command);
 }
 
 static int

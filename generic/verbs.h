@@ -356,6 +356,8 @@ typedef struct VerbsAh {
 MODULE_SCOPE VerbsObj *	VerbsObjNew(const VerbsType *typePtr);
 MODULE_SCOPE int	VerbsObjRegister(Tcl_Interp *interp, VerbsObj *objPtr,
 			    VerbsObj *parent, Tcl_Obj *nameObj);
+MODULE_SCOPE int	VerbsObjAdopt(Tcl_Interp *interp, VerbsObj *objPtr,
+			    VerbsObj *parent, Tcl_Obj *nameObj);
 MODULE_SCOPE void	VerbsObjReparent(VerbsObj *objPtr, VerbsObj *parent);
 MODULE_SCOPE void	VerbsObjRetain(VerbsObj *objPtr);
 MODULE_SCOPE void	VerbsObjRelease(VerbsObj *objPtr);
@@ -761,7 +763,7 @@ MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
  */
 
 #define VERBS_TYPES(X) \
-    X(Ah) X(Channel) X(CmChannel) X(CmId) X(CmdComp) X(Context) \
+    X(Ah) X(Channel) X(CmChannel) X(CmdComp) X(CmId) X(Context) \
     X(Counters) X(Cq) X(CryptoLogin) X(Dek) X(Devx) X(Dm) X(Dmah) \
     X(DmOp) X(DrAction) X(DrDomain) X(DrMatcher) X(DrRule) X(DrTable) \
     X(Eq) X(EventChannel) X(Flow) X(FlowAction) X(Matcher) X(Mflow) \

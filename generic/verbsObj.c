@@ -578,6 +578,38 @@ VerbsObjWrap(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsObjAdopt --
+ *
+ *	Register an object made with VerbsObjNew and filled in; when that
+ *	fails (a bad -as name), its free proc undoes it and it is freed.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Creates the object command, or frees the object.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsObjAdopt(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    VerbsObj *parent,
+    Tcl_Obj *nameObj)
+{
+    if (VerbsObjRegister(interp, objPtr, parent, nameObj) != TCL_OK) {
+	objPtr->typePtr->freeProc(objPtr);
+	ckfree(objPtr);
+	return TCL_ERROR;
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsObjHold, VerbsObjCheckHeld, VerbsObjUnhold --
  *
  *	Keep the objects a library call works on alive while it may run
