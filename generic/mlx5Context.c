@@ -76,6 +76,9 @@ static const VerbsEnum contextMask[] = {
     {"dci_streams", MLX5DV_CONTEXT_MASK_DCI_STREAMS},
     {"wr_memcpy_length", MLX5DV_CONTEXT_MASK_WR_MEMCPY_LENGTH},
     {"crypto_offload", MLX5DV_CONTEXT_MASK_CRYPTO_OFFLOAD},
+#ifdef HAVE_MLX5DV_CONTEXT_MASK_OOO_RECV_WRS
+    {"ooo_recv_wrs", MLX5DV_CONTEXT_MASK_OOO_RECV_WRS},
+#endif
     {NULL, 0}
 };
 
@@ -161,6 +164,21 @@ static const VerbsField cryptoFields[] = {
 };
 static const VerbsStruct cryptoStruct = {"crypto_caps", cryptoFields};
 
+#ifdef HAVE_MLX5DV_CONTEXT_MASK_OOO_RECV_WRS
+/* rdma-core 50: how many receives an out-of-order QP may have. */
+static const VerbsField oooFields[] = {
+    VERBS_FIELD(struct mlx5dv_ooo_recv_wrs_caps, max_rc, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_ooo_recv_wrs_caps, max_xrc, VF_UINT, NULL, 0,
+	    0),
+    VERBS_FIELD(struct mlx5dv_ooo_recv_wrs_caps, max_dct, VF_UINT, NULL, 0,
+	    0),
+    VERBS_FIELD(struct mlx5dv_ooo_recv_wrs_caps, max_ud, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD(struct mlx5dv_ooo_recv_wrs_caps, max_uc, VF_UINT, NULL, 0, 0),
+    VERBS_FIELD_END
+};
+static const VerbsStruct oooStruct = {"ooo_recv_wrs_caps", oooFields};
+#endif
+
 static const VerbsField mlx5ContextFields[] = {
     MC(version, VF_UINT, NULL),
     MC(flags, VF_FLAGS, contextFlags),
@@ -179,6 +197,9 @@ static const VerbsField mlx5ContextFields[] = {
     MC(dci_streams_caps, VF_STRUCT, &dciStreamsStruct),
     MC(max_wr_memcpy_length, VF_UINT, NULL),
     MC(crypto_caps, VF_STRUCT, &cryptoStruct),
+#ifdef HAVE_MLX5DV_CONTEXT_MASK_OOO_RECV_WRS
+    MC(ooo_recv_wrs_caps, VF_STRUCT, &oooStruct),
+#endif
     VERBS_FIELD_END
 };
 static const VerbsStruct mlx5ContextStruct = {"mlx5 context",
@@ -573,6 +594,9 @@ QueryDevice(
 	    | MLX5DV_CONTEXT_MASK_DCI_STREAMS
 	    | MLX5DV_CONTEXT_MASK_WR_MEMCPY_LENGTH
 	    | MLX5DV_CONTEXT_MASK_CRYPTO_OFFLOAD;
+#ifdef HAVE_MLX5DV_CONTEXT_MASK_OOO_RECV_WRS
+    attr.comp_mask |= MLX5DV_CONTEXT_MASK_OOO_RECV_WRS;
+#endif
     err = mlx5dv_query_device(c->ctx, &attr);
     if (err != 0) {
 	return VerbsSysError(interp, "mlx5dv_query_device", &c->obj, NULL,

@@ -22,6 +22,17 @@
 #define QPT_DRIVER "driver"	/* IBV_QPT_DRIVER, as -type takes it. */
 
 /*
+ * An out-of-order data placement QP (rdma-core 50), by the value the
+ * header of an older rdma-core lacks.
+ */
+
+#ifdef HAVE_MLX5DV_CONTEXT_MASK_OOO_RECV_WRS
+#define MLX5_QP_CREATE_OOO_DP MLX5DV_QP_CREATE_OOO_DP
+#else
+#define MLX5_QP_CREATE_OOO_DP (1 << 7)
+#endif
+
+/*
  * The words of an mlx5 constructor that are its own: split from those the
  * verbs constructor takes.
  */
@@ -43,6 +54,7 @@ static const VerbsEnum qpCreateFlags[] = {
     {"packet_based_credit_mode",
 	    MLX5DV_QP_CREATE_PACKET_BASED_CREDIT_MODE},
     {"sig_pipelining", MLX5DV_QP_CREATE_SIG_PIPELINING},
+    {"ooo_dp", MLX5_QP_CREATE_OOO_DP},	/* Older libmlx5 refuse it. */
     {NULL, 0}
 };
 
