@@ -470,10 +470,24 @@ proc fuzz::Value {sig ph} {
 proc fuzz::Discover {} {
     variable subs
     variable methods
-    # Every command the package exports, in ::verbs and ::mlx5.
-    foreach ns {::verbs ::mlx5} {
-	foreach c [namespace eval $ns {namespace export}] {
-	    lappend cmds ${ns}::$c
+    # Every command the package exports, in ::verbs and ::mlx5 (an
+    # export pattern such as ::mlx5's "*" stands for the commands it
+    # matches), and the ensembles nested in those (mlx5::dr action).
+    set todo {::verbs ::mlx5}
+    set cmds {}
+    while {[llength $todo]} {
+	set todo [lassign $todo ns]
+	foreach pat [namespace eval $ns {namespace export}] {
+	    foreach c [info commands ${ns}::$pat] {
+		if {$c ni $cmds} {
+		    lappend cmds $c
+		}
+	    }
+	}
+	foreach child [namespace children $ns] {
+	    if {[namespace ensemble exists $child]} {
+		lappend todo $child
+	    }
 	}
     }
     foreach cmd $cmds {
