@@ -59,6 +59,9 @@ typedef struct Mlx5Context {
     int devx;			/* Opened with MLX5DV_CONTEXT_FLAGS_DEVX. */
     Mlx5Pending *pending;	/* Refused destructions, oldest first. */
     int retrying;		/* Mlx5PendingRetry is running. */
+    int vfio;			/* Opened by mlx5::vfio open: libmlx5's VFIO
+				 * provider, which mlx5dv_is_supported does
+				 * not count as an mlx5 device. */
     Tcl_HashTable cqns;		/* struct ibv_cq * -> its cqn, for the verbs
 				 * CQs mlx5::dv obj has told (see
 				 * Mlx5DvObjInfo). */
@@ -116,6 +119,38 @@ MODULE_SCOPE Mlx5Context *Mlx5ContextState(VerbsContext *c);
 MODULE_SCOPE VerbsContext *Mlx5ContextOf(VerbsObj *objPtr);
 MODULE_SCOPE int	Mlx5NotSupported(Tcl_Interp *interp, const char *call,
 			    VerbsContext *c);
+MODULE_SCOPE int	Mlx5IsVfio(VerbsContext *c);
+
+/*
+ * The barriers of a queue written by a script: the device reads what was
+ * stored before a doorbell record or doorbell (rdma-core's
+ * udma_to_device_barrier), and a doorbell's store leaves the
+ * write-combining buffer (mmio_flush_writes).
+ */
+
+static inline void
+Mlx5DeviceBarrier(void)
+{
+#if defined(__aarch64__)
+    __asm__ volatile("dmb oshst" ::: "memory");
+#elif defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("" ::: "memory");	/* Stores stay in order. */
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+static inline void
+Mlx5MmioFlush(void)
+{
+#if defined(__aarch64__)
+    __asm__ volatile("dsb st" ::: "memory");
+#elif defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("sfence" ::: "memory");
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
 MODULE_SCOPE int	Mlx5DvObjInfo(Tcl_Interp *interp, VerbsObj *o,
 			    Tcl_Obj **dictPtr);
 MODULE_SCOPE int	Mlx5AddCommand(Tcl_Interp *interp, const char *name,

@@ -295,6 +295,14 @@ Mlx5GetContext(
     return c;
 }
 
+int
+Mlx5IsVfio(
+    VerbsContext *c)
+{
+    return c->provider == &verbsMlx5Provider
+	    && ((Mlx5Context *) c->providerData)->vfio;
+}
+
 VerbsContext *
 Mlx5ContextOf(
     VerbsObj *objPtr)
@@ -472,7 +480,7 @@ VfioOpenCmd(
 		err ? err : ENODEV);
     }
     c = VerbsContextNew(ctx, 0);
-    Mlx5ContextState(c);
+    Mlx5ContextState(c)->vfio = 1;
     if (VerbsObjRegister(interp, &c->obj, NULL, args.command) != TCL_OK) {
 	Mlx5ContextFree(c);
 	ibv_close_device(ctx);
@@ -658,7 +666,13 @@ Mlx5ContextMethod(
 	    index == QUERY_PORT ? UINT32_MAX : UINT64_MAX, &v) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (!mlx5dv_is_supported(c->ctx->device)) {
+    if (index == VFIO_FD || index == VFIO_PROCESS) {
+	/* libmlx5 takes the context for a VFIO one without looking. */
+	if (!Mlx5IsVfio(c)) {
+	    return VerbsSysError(interp, subs[index].call, objPtr,
+		    "not a context of mlx5::vfio open", EOPNOTSUPP);
+	}
+    } else if (!mlx5dv_is_supported(c->ctx->device)) {
 	return Mlx5NotSupported(interp, subs[index].call, c);
     }
     switch (index) {

@@ -1658,7 +1658,7 @@ UmemWrite(
      * doorbell) tells it to: this write is done before those.
      */
 
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    Mlx5DeviceBarrier();
     return TCL_OK;
 }
 
@@ -1690,6 +1690,7 @@ UarDoorbell(
 {
     Mlx5Uar *u = (Mlx5Uar *) objPtr;
     uint64_t off = 0, word;
+    ptrdiff_t room;
     Tcl_Size n;
     const unsigned char *b = VerbsGetBytes(interp, "bytes", objv[2], &n);
 
@@ -1700,8 +1701,11 @@ UarDoorbell(
 	return VerbsArgError(interp, "bytes", NULL, "a doorbell is 8 bytes, "
 		"not %" TCL_SIZE_MODIFIER "d", n);
     }
-    if (objc == 4 && VerbsGetUInt(interp, "offset", objv[3], 4096 - 8, &off)
-	    != TCL_OK) {
+    /* The register's page is mapped from base_addr: stay within it. */
+    room = (char *) u->uar->base_addr + sysconf(_SC_PAGESIZE)
+	    - (char *) u->uar->reg_addr - 8;
+    if (objc == 4 && VerbsGetUInt(interp, "offset", objv[3],
+	    room > 0 ? (uint64_t) room : 0, &off) != TCL_OK) {
 	return TCL_ERROR;
     }
     if (off % 8 != 0) {
@@ -1709,9 +1713,9 @@ UarDoorbell(
 		"is a multiple of 8");
     }
     memcpy(&word, b, 8);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    Mlx5DeviceBarrier();
     *(volatile uint64_t *) ((char *) u->uar->reg_addr + off) = word;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    Mlx5MmioFlush();
     return TCL_OK;
 }
 

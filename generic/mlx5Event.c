@@ -421,7 +421,7 @@ ChannelSubscribe(
 	return TCL_ERROR;
     }
     if (Tcl_ListObjGetElements(NULL, a.events, &n, &items) != TCL_OK
-	    || n == 0 || n > UINT16_MAX) {
+	    || n == 0 || n > UINT16_MAX / 2) {
 	return VerbsArgError(interp, "-events", a.events, "bad -events \"%s\":"
 		" must be a list of event numbers", Tcl_GetString(a.events));
     }

@@ -928,6 +928,10 @@ Mlx5MkeyWrParse(
 	    &w->nSges) != TCL_OK) {
 	return TCL_ERROR;
     }
+    if (w->nSges > UINT16_MAX) {
+	return VerbsArgError(interp, "sg_list", NULL, "an mkey's layout has "
+		"at most %d entries", UINT16_MAX);
+    }
     if (a.interleaved && Interleaved(interp, a.interleaved, w) != TCL_OK) {
 	return TCL_ERROR;
     }

@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 typedef struct Mlx5Rqpn {
     VerbsObj obj;
@@ -27,8 +28,11 @@ typedef struct Mlx5Rqpn {
 
 typedef struct Mlx5DmOp {
     VerbsObj obj;
-    unsigned char *addr;	/* mmap'ed by libmlx5; ours to unmap. */
-    size_t length;		/* The device memory's length. */
+    unsigned char *addr;	/* The operation's address, inside */
+    void *map;			/* the pages libmlx5 mapped (ours to */
+    size_t mapLength;		/* unmap: page aligned). */
+    size_t length;		/* What may be read or written from addr:
+				 * the DM's length, within the mapping. */
     uint64_t op;
 } Mlx5DmOp;
 
@@ -74,7 +78,7 @@ DmOpFree(
 {
     Mlx5DmOp *d = (Mlx5DmOp *) objPtr;
 
-    munmap(d->addr, d->length);
+    munmap(d->map, d->mapLength);
 }
 
 const VerbsType verbsRqpnClass = {
@@ -183,6 +187,7 @@ DmOpAddrCmd(
     Mlx5DmOp *d;
     uint64_t op;
     void *addr;
+    long page = sysconf(_SC_PAGESIZE);
 
     if (VerbsCreateArgs(interp, objc, objv, "dm op", options, &head,
 	    &verbsDmClass) != TCL_OK
@@ -204,9 +209,19 @@ DmOpAddrCmd(
 	return VerbsSysError(interp, "mlx5dv_dm_map_op_addr", &dm->obj, NULL,
 		errno ? errno : EINVAL);
     }
+    /*
+     * libmlx5 maps the DM's length, page aligned, and returns the address
+     * of the DM's start within the first page.
+     */
+
     d = (Mlx5DmOp *) VerbsObjNew(&verbsDmOpClass);
     d->addr = (unsigned char *) addr;
-    d->length = dm->length;
+    d->map = (void *) ((uintptr_t) addr & ~((uintptr_t) page - 1));
+    d->mapLength = (dm->length + (size_t) page - 1) & ~((size_t) page - 1);
+    d->length = d->mapLength - (size_t) (d->addr - (unsigned char *) d->map);
+    if (d->length > dm->length) {
+	d->length = dm->length;
+    }
     d->op = op;
     return VerbsObjAdopt(interp, &d->obj, &dm->obj, head.command);
 }

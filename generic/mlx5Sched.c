@@ -166,8 +166,8 @@ const VerbsType verbsEqClass = {
 
 typedef struct SchedArgs {
     VerbsCreateHead head;
-    uint32_t bw_share;
-    uint32_t max_avg_bw;
+    uint64_t bw_share;		/* VERBS_NOT_GIVEN, or the value. */
+    uint64_t max_avg_bw;
     VerbsObj *parent;
 } SchedArgs;
 
@@ -175,8 +175,8 @@ typedef struct SchedArgs {
 #define SA_MAX 2
 
 static const VerbsField schedFields[] = {
-    VERBS_FIELD(SchedArgs, bw_share, VF_UINT, NULL, SA_BW, 0),
-    VERBS_FIELD(SchedArgs, max_avg_bw, VF_UINT, NULL, SA_MAX, 0),
+    VERBS_FIELD_MAX(SchedArgs, bw_share, VF_UINT, SA_BW, UINT32_MAX),
+    VERBS_FIELD_MAX(SchedArgs, max_avg_bw, VF_UINT, SA_MAX, UINT32_MAX),
     VERBS_FIELD_END
 };
 static const VerbsStruct schedStruct = {"scheduling key", schedFields};
@@ -190,15 +190,15 @@ SchedCreateCmd(
 {
     static const VerbsField nodeOptions[] = {
 	VERBS_OPTION_COMMAND,
-	VERBS_OPTION(SchedArgs, bw_share, VF_UINT, NULL, "n"),
-	VERBS_OPTION(SchedArgs, max_avg_bw, VF_UINT, NULL, "n"),
+	VERBS_OPTION_MAX(SchedArgs, bw_share, UINT32_MAX, "n"),
+	VERBS_OPTION_MAX(SchedArgs, max_avg_bw, UINT32_MAX, "n"),
 	VERBS_OPTION(SchedArgs, parent, VF_OBJ, &verbsSchedNodeClass, "node"),
 	VERBS_FIELD_END
     };
     static const VerbsField leafOptions[] = {
 	VERBS_OPTION_COMMAND,
-	VERBS_OPTION(SchedArgs, bw_share, VF_UINT, NULL, "n"),
-	VERBS_OPTION(SchedArgs, max_avg_bw, VF_UINT, NULL, "n"),
+	VERBS_OPTION_MAX(SchedArgs, bw_share, UINT32_MAX, "n"),
+	VERBS_OPTION_MAX(SchedArgs, max_avg_bw, UINT32_MAX, "n"),
 	VERBS_OPTION_REQUIRED(SchedArgs, parent, VF_OBJ, &verbsSchedNodeClass,
 		0, "node:the node it hangs from"),
 	VERBS_FIELD_END
@@ -211,9 +211,9 @@ SchedCreateCmd(
     VerbsContext *c;
     Mlx5Sched *s;
     void *elem;
-    int i;
 
     memset(&a, 0, sizeof(a));
+    a.bw_share = a.max_avg_bw = VERBS_NOT_GIVEN;
     if (VerbsCreateArgs(interp, objc, objv, "context", leaf ? leafOptions
 	    : nodeOptions, &a, &verbsContextClass) != TCL_OK) {
 	return TCL_ERROR;
@@ -229,17 +229,18 @@ SchedCreateCmd(
     memset(&attr, 0, sizeof(attr));
     attr.parent = a.parent ? (struct mlx5dv_sched_node *)
 	    ((Mlx5Sched *) a.parent)->elem : NULL;
-    for (i = 2; i < objc; i += 2) {	/* The options given. */
-	const char *o = Tcl_GetString(objv[i]);
-
-	if (strcmp(o, "-bw_share") == 0) {
-	    attr.flags |= MLX5DV_SCHED_ELEM_ATTR_FLAGS_BW_SHARE;
-	} else if (strcmp(o, "-max_avg_bw") == 0) {
-	    attr.flags |= MLX5DV_SCHED_ELEM_ATTR_FLAGS_MAX_AVG_BW;
-	}
+    if (a.bw_share != VERBS_NOT_GIVEN) {
+	attr.flags |= MLX5DV_SCHED_ELEM_ATTR_FLAGS_BW_SHARE;
+    } else {
+	a.bw_share = 0;
     }
-    attr.bw_share = a.bw_share;
-    attr.max_avg_bw = a.max_avg_bw;
+    if (a.max_avg_bw != VERBS_NOT_GIVEN) {
+	attr.flags |= MLX5DV_SCHED_ELEM_ATTR_FLAGS_MAX_AVG_BW;
+    } else {
+	a.max_avg_bw = 0;
+    }
+    attr.bw_share = (uint32_t) a.bw_share;
+    attr.max_avg_bw = (uint32_t) a.max_avg_bw;
     elem = leaf ? (void *) mlx5dv_sched_leaf_create(c->ctx, &attr)
 	    : (void *) mlx5dv_sched_node_create(c->ctx, &attr);
     if (elem == NULL) {
@@ -281,8 +282,8 @@ SchedModify(
     }
     attr.flags = ((given & SA_BW) ? MLX5DV_SCHED_ELEM_ATTR_FLAGS_BW_SHARE : 0)
 	    | ((given & SA_MAX) ? MLX5DV_SCHED_ELEM_ATTR_FLAGS_MAX_AVG_BW : 0);
-    attr.bw_share = a.bw_share;
-    attr.max_avg_bw = a.max_avg_bw;
+    attr.bw_share = (uint32_t) a.bw_share;
+    attr.max_avg_bw = (uint32_t) a.max_avg_bw;
     err = s->leaf ? mlx5dv_sched_leaf_modify(
 	    (struct mlx5dv_sched_leaf *) s->elem, &attr)
 	    : mlx5dv_sched_node_modify((struct mlx5dv_sched_node *) s->elem,
@@ -349,6 +350,12 @@ QpSchedElemCmd(
     if (c && !mlx5dv_is_supported(c->ctx->device)) {
 	return Mlx5NotSupported(interp, "mlx5dv_modify_qp_sched_elem", c);
     }
+    if ((a.requestor && Mlx5ContextOf(a.requestor) != c)
+	    || (a.responder && Mlx5ContextOf(a.responder) != c)) {
+	return VerbsArgError(interp, a.requestor && Mlx5ContextOf(a.requestor)
+		!= c ? "-requestor" : "-responder", NULL, "the leaf is on "
+		"another device context");
+    }
     err = mlx5dv_modify_qp_sched_elem(q->qp, a.requestor
 	    ? (struct mlx5dv_sched_leaf *) ((Mlx5Sched *) a.requestor)->elem
 	    : NULL, a.responder
@@ -401,7 +408,7 @@ MsiCreateCmd(
 	return TCL_ERROR;
     }
     c = (VerbsContext *) head.parent;
-    if (!mlx5dv_is_supported(c->ctx->device)) {
+    if (!mlx5dv_is_supported(c->ctx->device) && !Mlx5IsVfio(c)) {
 	return Mlx5NotSupported(interp, "mlx5dv_devx_alloc_msi_vector", c);
     }
     msi = mlx5dv_devx_alloc_msi_vector(c->ctx);
@@ -453,7 +460,7 @@ EqCreateCmd(
 		"output holds at least its status and syndrome (8 bytes)",
 		a.outlen);
     }
-    if (!mlx5dv_is_supported(c->ctx->device)) {
+    if (!mlx5dv_is_supported(c->ctx->device) && !Mlx5IsVfio(c)) {
 	return Mlx5NotSupported(interp, "mlx5dv_devx_create_eq", c);
     }
     /* The entries' memory: 2^log_eq_size entries of 64 bytes. */

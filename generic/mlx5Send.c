@@ -347,7 +347,10 @@ DvOwnParse(
 	    return VerbsArgError(interp, "wqe", NULL, "a raw_wqe needs wqe, "
 		    "its bytes (mlx5::wqe pack)");
 	}
-	w->wqe = Tcl_GetByteArrayFromObj(a.wqe, &len);
+	w->wqe = VerbsGetBytes(interp, "wqe", a.wqe, &len);
+	if (w->wqe == NULL) {
+	    return TCL_ERROR;
+	}
 	/* libmlx5 copies the ds 16-byte units the control segment names. */
 	if (len < 16 || len % 16 != 0 || (w->wqe[7] & 0x3f) * 16 != len) {
 	    return VerbsArgError(interp, "wqe", NULL, "a raw wqe is 16-byte "

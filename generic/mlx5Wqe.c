@@ -218,8 +218,11 @@ GetCqe(
     struct mlx5_cqe64 *cqe)
 {
     Tcl_Size len;
-    const unsigned char *b = Tcl_GetByteArrayFromObj(bytesObj, &len);
+    const unsigned char *b = VerbsGetBytes(interp, "cqe", bytesObj, &len);
 
+    if (b == NULL) {
+	return TCL_ERROR;
+    }
     if (len != (Tcl_Size) sizeof(*cqe)) {
 	return VerbsArgError(interp, "cqe", NULL, "a cqe is %d bytes, not %"
 		TCL_SIZE_MODIFIER "d", (int) sizeof(*cqe), len);
