@@ -239,22 +239,6 @@ DvMkeyParse(
 }
 
 static int
-DictGet(
-    Tcl_Interp *interp,
-    Tcl_Obj *dictObj,
-    const char *key,
-    Tcl_Obj **valuePtr)
-{
-    Tcl_Obj *keyObj = Tcl_NewStringObj(key, -1);
-    int result;
-
-    Tcl_IncrRefCount(keyObj);
-    result = Tcl_DictObjGet(interp, dictObj, keyObj, valuePtr);
-    Tcl_DecrRefCount(keyObj);
-    return result;
-}
-
-static int
 DvWrParse(
     Tcl_Interp *interp,
     VerbsQp *q VERBS_UNUSED,
@@ -265,11 +249,12 @@ DvWrParse(
 {
     DvPost *p = (DvPost *) clientData;
     DvWr *w = &p->wrs[i];
-    Tcl_Obj *opObj, *dcObj, *rest, *keyObj;
+    Tcl_Obj *opObj, *dcObj, *rest;
     const VerbsEnum *e;
 
     memset(w, 0, sizeof(*w));
-    if (DictGet(interp, wrObj, "opcode", &opObj) != TCL_OK) {
+    if (Tcl_DictObjGet(interp, wrObj, VerbsKeyObj("opcode"), &opObj)
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
     for (e = dvOpcodes; opObj && e->name; e++) {
@@ -284,7 +269,7 @@ DvWrParse(
 	    return DvMkeyParse(interp, p, wrObj, (int) e->value, w);
 	}
     }
-    if (DictGet(interp, wrObj, "dc", &dcObj) != TCL_OK
+    if (Tcl_DictObjGet(interp, wrObj, VerbsKeyObj("dc"), &dcObj) != TCL_OK
 	    || DcParse(interp, p->q, p->dv, dcObj, w) != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -293,10 +278,7 @@ DvWrParse(
 	return TCL_OK;
     }
     rest = Tcl_DuplicateObj(wrObj);	/* Unshared: VerbsQpWrPost holds */
-    keyObj = Tcl_NewStringObj("dc", -1);	/* it from here. */
-    Tcl_IncrRefCount(keyObj);
-    Tcl_DictObjRemove(NULL, rest, keyObj);
-    Tcl_DecrRefCount(keyObj);
+    Tcl_DictObjRemove(NULL, rest, VerbsKeyObj("dc"));	/* it from here. */
     *restPtr = rest;
     return TCL_OK;
 }
