@@ -328,9 +328,8 @@ DomainAllowDup(
 {
     int allow;
 
-    if (Tcl_GetBooleanFromObj(NULL, objv[2], &allow) != TCL_OK) {
-	return VerbsArgError(interp, "boolean", objv[2], "expected boolean "
-		"value but got \"%s\"", Tcl_GetString(objv[2]));
+    if (VerbsGetBoolean(interp, "boolean", objv[2], &allow) != TCL_OK) {
+	return TCL_ERROR;
     }
     mlx5dv_dr_domain_allow_duplicate_rules(((DrDomain *) objPtr)->dom,
 	    allow != 0);
