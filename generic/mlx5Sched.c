@@ -497,15 +497,9 @@ EqRead(
     Mlx5Eq *e = (Mlx5Eq *) objPtr;
     uint64_t off, len;
 
-    if (VerbsGetUInt(interp, "offset", objv[2], UINT64_MAX, &off) != TCL_OK
-	    || VerbsGetUInt(interp, "length", objv[3], UINT64_MAX, &len)
-	    != TCL_OK) {
+    if (VerbsGetRange(interp, objPtr, e->length, objv[2], objv[3], &off,
+	    &len) != TCL_OK) {
 	return TCL_ERROR;
-    }
-    if (off > e->length || len > e->length - off) {
-	return VerbsArgError(interp, "offset", NULL, "range %" PRIu64 "+%"
-		PRIu64 " is outside %s (length %zu)", off, len,
-		Tcl_GetString(objv[0]), e->length);
     }
     Tcl_SetObjResult(interp, Tcl_NewByteArrayObj(
 	    (unsigned char *) e->eq->vaddr + off, (Tcl_Size) len));
