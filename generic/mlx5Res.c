@@ -227,30 +227,6 @@ DmOpAddrCmd(
 }
 
 static int
-DmOpRange(
-    Tcl_Interp *interp,
-    Mlx5DmOp *d,
-    int objc,
-    Tcl_Obj *const objv[],
-    size_t length,
-    size_t *offPtr)
-{
-    uint64_t off = 0;
-
-    if (objc == 4 && VerbsGetUInt(interp, "offset", objv[3], UINT64_MAX,
-	    &off) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (off > d->length || length > d->length - off) {
-	return VerbsArgError(interp, "offset", NULL, "range %" PRIu64 "+%zu "
-		"is outside %s (length %zu)", off, length,
-		Tcl_GetString(objv[0]), d->length);
-    }
-    *offPtr = (size_t) off;
-    return TCL_OK;
-}
-
-static int
 DmOpRead(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
@@ -258,14 +234,15 @@ DmOpRead(
     Tcl_Obj *const objv[])
 {
     Mlx5DmOp *d = (Mlx5DmOp *) objPtr;
-    uint64_t len;
-    size_t off, i;
+    uint64_t len, off = 0, i;
     Tcl_Obj *result;
     unsigned char *out;
 
     if (VerbsGetUInt(interp, "length", objv[2], d->length, &len) != TCL_OK
-	    || DmOpRange(interp, d, objc, objv, (size_t) len, &off)
-	    != TCL_OK) {
+	    || (objc == 4 && VerbsGetUInt(interp, "offset", objv[3],
+	    INT64_MAX, &off) != TCL_OK)
+	    || VerbsCheckRange(interp, objPtr, d->length, off, len,
+	    off <= d->length) != TCL_OK) {
 	return TCL_ERROR;
     }
     result = Tcl_NewByteArrayObj(NULL, 0);
@@ -285,15 +262,25 @@ DmOpWrite(
     Tcl_Obj *const objv[])
 {
     Mlx5DmOp *d = (Mlx5DmOp *) objPtr;
+    uint64_t off = 0, i;
     Tcl_Size len;
-    const unsigned char *b = VerbsGetBytes(interp, "bytes", objv[2], &len);
-    size_t off, i;
+    const unsigned char *b;
 
-    if (b == NULL || DmOpRange(interp, d, objc, objv, (size_t) len, &off)
-	    != TCL_OK) {
+    /*
+     * The offset first: its integer parse would free the bytes' array if
+     * both words are one object.
+     */
+
+    if (objc == 4 && VerbsGetUInt(interp, "offset", objv[3], INT64_MAX,
+	    &off) != TCL_OK) {
 	return TCL_ERROR;
     }
-    for (i = 0; i < (size_t) len; i++) {
+    b = VerbsGetBytes(interp, "bytes", objv[2], &len);
+    if (b == NULL || VerbsCheckRange(interp, objPtr, d->length, off,
+	    (uint64_t) len, 1) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    for (i = 0; i < (uint64_t) len; i++) {
 	((volatile unsigned char *) d->addr)[off + i] = b[i];
     }
     return TCL_OK;
