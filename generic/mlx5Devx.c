@@ -1701,6 +1701,8 @@ UarDoorbell(
 	return VerbsArgError(interp, "bytes", NULL, "a doorbell is 8 bytes, "
 		"not %" TCL_SIZE_MODIFIER "d", n);
     }
+    memcpy(&word, b, 8);	/* Before the offset's parse can free b. */
+
     /* The register's page is mapped from base_addr: stay within it. */
     room = (char *) u->uar->base_addr + sysconf(_SC_PAGESIZE)
 	    - (char *) u->uar->reg_addr - 8;
@@ -1712,7 +1714,6 @@ UarDoorbell(
 	return VerbsArgError(interp, "offset", objv[3], "a doorbell's offset "
 		"is a multiple of 8");
     }
-    memcpy(&word, b, 8);
     Mlx5DeviceBarrier();
     *(volatile uint64_t *) ((char *) u->uar->reg_addr + off) = word;
     Mlx5MmioFlush();

@@ -528,9 +528,9 @@ Mlx5DevxQueryAsync(
 		"in -outlen bytes -comp cmdcomp ?-wr_id n?");
 	return TCL_ERROR;
     }
-    in = VerbsGetBytes(interp, "in", objv[2], &inLen);
-    if (in == NULL || VerbsParseOptions(interp, objc, objv, 3, options, &a)
-	    != TCL_OK) {
+    /* The options first: an integer parse could free the bytes of in. */
+    if (VerbsParseOptions(interp, objc, objv, 3, options, &a) != TCL_OK
+	    || (in = VerbsGetBytes(interp, "in", objv[2], &inLen)) == NULL) {
 	return TCL_ERROR;
     }
     if (Mlx5ContextOf(a.comp) != Mlx5ContextOf(objPtr)) {
