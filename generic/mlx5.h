@@ -117,6 +117,8 @@ MODULE_SCOPE VerbsContext *Mlx5GetContext(Tcl_Interp *interp,
 			    Tcl_Obj *nameObj, const char *call);
 MODULE_SCOPE Mlx5Context *Mlx5ContextState(VerbsContext *c);
 MODULE_SCOPE VerbsContext *Mlx5ContextOf(VerbsObj *objPtr);
+MODULE_SCOPE int	Mlx5ParseOutLen(Tcl_Interp *interp, const char *key,
+			    Tcl_Obj *valueObj, void *memberPtr);
 MODULE_SCOPE int	Mlx5NotSupported(Tcl_Interp *interp, const char *call,
 			    VerbsContext *c);
 MODULE_SCOPE int	Mlx5IsVfio(VerbsContext *c);

@@ -977,10 +977,11 @@ DevxKind(
 /*
  *----------------------------------------------------------------------
  *
- * ParseOutLen, GetIn, CommandArgs --
+ * Mlx5ParseOutLen, GetIn, CommandArgs --
  *
- *	The words "IN -outlen N" of create, query, modify and general.
- *	ParseOutLen: the -outlen option (a VerbsSetProc into a Tcl_Size),
+ *	The words "IN -outlen N" of create, query, modify and general
+ *	(and of eq create and query_async, which share Mlx5ParseOutLen).
+ *	Mlx5ParseOutLen: the -outlen option (a VerbsSetProc into a Tcl_Size),
  *	8 bytes to 1 MiB: an output starts with its status and syndrome.
  *	GetIn: the input bytes, at least their opcode and op_mod.
  *	CommandArgs: both, from the three words.
@@ -994,8 +995,8 @@ DevxKind(
  *----------------------------------------------------------------------
  */
 
-static int
-ParseOutLen(
+int
+Mlx5ParseOutLen(
     Tcl_Interp *interp,
     const char *key,
     Tcl_Obj *valueObj,
@@ -1037,7 +1038,7 @@ typedef struct {
 } OutArgs;
 
 static const VerbsField outOptions[] = {
-    VERBS_OPTION_PARSE(OutArgs, outlen, ParseOutLen, VF_REQUIRED,
+    VERBS_OPTION_PARSE(OutArgs, outlen, Mlx5ParseOutLen, VF_REQUIRED,
 	    "bytes:the size of the command's output"),
     VERBS_FIELD_END
 };
@@ -1201,7 +1202,7 @@ DevxObjCreateCmd(
     } DevxArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION_COMMAND,
-	VERBS_OPTION_PARSE(DevxArgs, outlen, ParseOutLen, VF_REQUIRED,
+	VERBS_OPTION_PARSE(DevxArgs, outlen, Mlx5ParseOutLen, VF_REQUIRED,
 		"bytes:the size of the command's output"),
 	VERBS_OPTION(DevxArgs, uses, VF_TCLOBJ, NULL, "objects"),
 	VERBS_FIELD_END

@@ -505,13 +505,13 @@ Mlx5DevxQueryAsync(
 {
     typedef struct {
 	VerbsObj *comp;
-	uint32_t outlen;
+	Tcl_Size outlen;
 	uint64_t wr_id;
     } Args;
     static const VerbsField options[] = {
 	VERBS_OPTION_REQUIRED(Args, comp, VF_OBJ, &verbsCmdCompClass, 0,
 		"cmdcomp:where its completion comes"),
-	VERBS_OPTION_REQUIRED(Args, outlen, VF_UINT, NULL, 1 << 20,
+	VERBS_OPTION_PARSE(Args, outlen, Mlx5ParseOutLen, VF_REQUIRED,
 		"bytes:the size of the command's output"),
 	VERBS_OPTION(Args, wr_id, VF_UINT, NULL, "n"),
 	VERBS_FIELD_END
@@ -539,7 +539,7 @@ Mlx5DevxQueryAsync(
     }
     cc = (Mlx5CmdComp *) a.comp;
     err = mlx5dv_devx_obj_query_async(((Mlx5Devx *) objPtr)->devx, in,
-	    (size_t) inLen, a.outlen, a.wr_id, cc->comp);
+	    (size_t) inLen, (size_t) a.outlen, a.wr_id, cc->comp);
     if (err) {
 	return VerbsSysError(interp, "mlx5dv_devx_obj_query_async", objPtr,
 		NULL, err);
@@ -547,8 +547,8 @@ Mlx5DevxQueryAsync(
     h = Tcl_CreateHashEntry(&cc->outlens, (char *) (uintptr_t) a.wr_id,
 	    &isNew);
     Tcl_SetHashValue(h, (ClientData) (uintptr_t) a.outlen);
-    if (a.outlen > cc->maxOut) {
-	cc->maxOut = a.outlen;
+    if ((uint32_t) a.outlen > cc->maxOut) {
+	cc->maxOut = (uint32_t) a.outlen;
     }
     return TCL_OK;
 }

@@ -429,11 +429,11 @@ EqCreateCmd(
 {
     typedef struct {
 	VerbsCreateHead head;
-	uint32_t outlen;
+	Tcl_Size outlen;
     } Args;
     static const VerbsField options[] = {
 	VERBS_OPTION_COMMAND,
-	VERBS_OPTION_REQUIRED(Args, outlen, VF_UINT, NULL, 1 << 20,
+	VERBS_OPTION_PARSE(Args, outlen, Mlx5ParseOutLen, VF_REQUIRED,
 		"bytes:the size of the command's output"),
 	VERBS_FIELD_END
     };
@@ -455,11 +455,6 @@ EqCreateCmd(
     if (in == NULL) {
 	return TCL_ERROR;
     }
-    if (a.outlen < 8) {
-	return VerbsArgError(interp, "-outlen", NULL, "bad -outlen \"%u\": an "
-		"output holds at least its status and syndrome (8 bytes)",
-		a.outlen);
-    }
     if (!mlx5dv_is_supported(c->ctx->device) && !Mlx5IsVfio(c)) {
 	return Mlx5NotSupported(interp, "mlx5dv_devx_create_eq", c);
     }
@@ -468,14 +463,15 @@ EqCreateCmd(
 	    &logSize) != 0 || logSize > 24) {
 	logSize = 0;
     }
-    out = (unsigned char *) ckalloc(a.outlen);
-    memset(out, 0, a.outlen);
-    eq = mlx5dv_devx_create_eq(c->ctx, in, (size_t) inLen, out, a.outlen);
+    out = (unsigned char *) ckalloc((size_t) a.outlen);
+    memset(out, 0, (size_t) a.outlen);
+    eq = mlx5dv_devx_create_eq(c->ctx, in, (size_t) inLen, out,
+	    (size_t) a.outlen);
     if (eq == NULL) {
 	int err = errno ? errno : EINVAL;
 
 	Mlx5FirmwareError(interp, "mlx5dv_devx_create_eq", &c->obj, err, in,
-		inLen, out, a.outlen);
+		inLen, out, (size_t) a.outlen);
 	ckfree(out);
 	return TCL_ERROR;
     }
