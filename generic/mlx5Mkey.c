@@ -462,9 +462,11 @@ Mlx5CryptoLoginMethod(
  *
  *	mlx5::dek create PD -key BYTES ?-key_size 128|256?
  *		?-has_keytag BOOL? ?-key_purpose aes_xts? ?-opaque BYTES?
- *		?-crypto_login LOGIN? ?-as NAME?: a data encryption key
- *		(mlx5dv_dek_create), the key wrapped as the device's crypto
- *		login expects it.
+ *		?-crypto_login LOGIN | -plaintext? ?-as NAME?: a data
+ *		encryption key (mlx5dv_dek_create), the key wrapped as the
+ *		device's crypto login expects it or, with -plaintext (on a
+ *		device in plaintext mode), in the clear: the comp_mask of a
+ *		login object with none given, as libmlx5 asks.
  *	$dek query: {state ready|error opaque BYTES} (mlx5dv_dek_query).
  *
  * Results:
@@ -491,6 +493,7 @@ DekCreateCmd(
 	uint64_t key_purpose;
 	uint64_t key_size;
 	Tcl_Obj *opaque;
+	int plaintext;
     } Args;
     static const VerbsField options[] = {
 	VERBS_OPTION_COMMAND,
@@ -502,10 +505,11 @@ DekCreateCmd(
 	VERBS_OPTION(Args, key_purpose, VF_ENUM, keyPurposes, "aes_xts"),
 	VERBS_OPTION(Args, key_size, VF_ENUM, keySizes, "128|256"),
 	VERBS_OPTION(Args, opaque, VF_TCLOBJ, NULL, "bytes"),
+	VERBS_OPTION_SWITCH("-plaintext", Args, plaintext),
 	VERBS_FIELD_END
     };
     Args a = {{NULL, NULL}, NULL, 0, NULL, MLX5DV_CRYPTO_KEY_PURPOSE_AES_XTS,
-	MLX5DV_CRYPTO_KEY_SIZE_256, NULL};
+	MLX5DV_CRYPTO_KEY_SIZE_256, NULL, 0};
     struct mlx5dv_dek_init_attr attr;
     struct mlx5dv_dek *dek;
     VerbsContext *c;
@@ -545,6 +549,11 @@ DekCreateCmd(
 	return VerbsArgError(interp, "-crypto_login", NULL, "-crypto_login "
 		"is on another device context");
     }
+    if (a.crypto_login && a.plaintext) {
+	return VerbsArgError(interp, "-plaintext", NULL, "-plaintext and "
+		"-crypto_login exclude each other: a plaintext key has no "
+		"login");
+    }
     if (c && !mlx5dv_is_supported(c->ctx->device)) {
 	return Mlx5NotSupported(interp, "mlx5dv_dek_create", c);
     }
@@ -552,9 +561,10 @@ DekCreateCmd(
     attr.has_keytag = a.has_keytag != 0;
     attr.key_purpose = (enum mlx5dv_crypto_key_purpose) a.key_purpose;
     attr.pd = ((VerbsPd *) a.head.parent)->pd;
-    if (a.crypto_login) {
+    if (a.crypto_login || a.plaintext) {
 	attr.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
-	attr.crypto_login = ((Mlx5Login *) a.crypto_login)->login;
+	attr.crypto_login = a.crypto_login
+		? ((Mlx5Login *) a.crypto_login)->login : NULL;
     }
     dek = mlx5dv_dek_create(c->ctx, &attr);
     if (dek == NULL) {

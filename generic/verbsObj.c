@@ -965,6 +965,54 @@ VerbsCheckOwner(
 /*
  *----------------------------------------------------------------------
  *
+ * CreateArgsEnd --
+ *
+ *	Walks the option words of a create command from first: a switch
+ *	(VF_SWITCH) is one word, any other option two.  Without an interp
+ *	a word that is no option counts as one with a value (the walk only
+ *	measures); with one it is an error.
+ *
+ * Results:
+ *	The index one past the last word the walk took (objc when the
+ *	count is right, more when the last option lacks its value), or -1
+ *	after an unknown option (with the interp's result set).
+ *
+ * Side effects:
+ *	With an interp, Tcl's lookup caches each option word's index.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CreateArgsEnd(
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[],
+    int first,
+    const VerbsField *options)
+{
+    int i = first, index;
+
+    while (i < objc) {
+	if (interp == NULL) {
+	    if (Tcl_GetIndexFromObjStruct(NULL, objv[i], options,
+		    sizeof(VerbsField), "option", 0, &index) != TCL_OK) {
+		index = -1;
+	    }
+	} else if (Tcl_GetIndexFromObjStruct(interp, objv[i], options,
+		sizeof(VerbsField), "option", 0, &index) != TCL_OK
+		&& VerbsOlderOption(interp, objv[i], options, &index)
+		!= TCL_OK) {
+	    return -1;
+	}
+	i += (index >= 0 && (options[index].flags & VF_SWITCH)) ? 1 : 2;
+    }
+    return i;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsCreateArgs --
  *
  *	The common start of every create command: "create PARENT ?FIXED
@@ -995,7 +1043,7 @@ VerbsCreateArgs(
     const VerbsType *parentClass)
 {
     VerbsCreateHead *head = (VerbsCreateHead *) record;
-    int nfixed = 1, i;
+    int nfixed = 1;
     const char *p;
 
     for (p = fixed; *p; p++) {
@@ -1003,25 +1051,19 @@ VerbsCreateArgs(
 	    nfixed++;
 	}
     }
-    if (objc < nfixed || (objc - nfixed) % 2 != 0) {
+    if (objc < nfixed || CreateArgsEnd(NULL, objc, objv, nfixed, options)
+	    != objc) {
 	return VerbsUsageError(interp, 1, objv, fixed, options);
     }
 
     /*
-     * Unknown options first (the word count is even), then the parent,
+     * Unknown options first (the word count is right), then the parent,
      * then the values: a bad parent is reported before what it would have
      * been used with.
      */
 
-    for (i = nfixed; i < objc; i += 2) {
-	int index;
-
-	if (Tcl_GetIndexFromObjStruct(interp, objv[i], options,
-		sizeof(VerbsField), "option", 0, &index) != TCL_OK
-		&& VerbsOlderOption(interp, objv[i], options, &index)
-		!= TCL_OK) {
-	    return TCL_ERROR;
-	}
+    if (CreateArgsEnd(interp, objc, objv, nfixed, options) != objc) {
+	return TCL_ERROR;
     }
     if (parentClass) {
 	head->parent = VerbsObjGet(interp, objv[1], parentClass);

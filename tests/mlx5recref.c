@@ -624,6 +624,19 @@ Crypto(void)
     da.crypto_login = login;
     dek = mlx5dv_dek_create(ctx, &da);
     mlx5dv_dek_query(dek, &dq);
+    /* A plaintext DEK (test_mlx5_crypto_plaintext_dek): the login's mask
+     * with no login, a key of 32 bytes in the clear. */
+    memset(&da, 0, sizeof(da));
+    da.key_size = MLX5DV_CRYPTO_KEY_SIZE_128;
+    da.key_purpose = MLX5DV_CRYPTO_KEY_PURPOSE_AES_XTS;
+    da.pd = pd;
+    for (i = 0; i < 32; i++) {
+	da.key[i] = (char) (i + 1);
+    }
+    da.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
+    if (mlx5dv_dek_destroy(mlx5dv_dek_create(ctx, &da))) {
+	Die("plaintext dek");
+    }
     memset(&ka, 0, sizeof(ka));
     ka.pd = pd;
     ka.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT
