@@ -163,6 +163,47 @@ MkeyFree(
     mlx5dv_destroy_mkey(((Mlx5Mkey *) objPtr)->mkey);
 }
 
+/*
+ *----------------------------------------------------------------------
+ *
+ * MkeySge --
+ *
+ *	An mkey in an SGE of a work request, {MKEY OFFSET LENGTH}: its lkey
+ *	and an address in its zero-based space.  The range is not checked
+ *	here: the device checks it against the layout the mkey was last
+ *	given (a signature mkey's space is not its MRs' bytes, and a range
+ *	outside is what test_mkey_list_bad_flow asks the device to refuse:
+ *	a local protection error completion).
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	Fills *sge.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MkeySge(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    Tcl_Obj *const words[2],
+    struct ibv_sge *sge)
+{
+    uint64_t off, len;
+
+    if (VerbsGetUInt(interp, "offset", words[0], UINT64_MAX, &off) != TCL_OK
+	    || VerbsGetUInt(interp, "length", words[1], UINT32_MAX, &len)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    sge->addr = off;
+    sge->length = (uint32_t) len;
+    sge->lkey = ((Mlx5Mkey *) objPtr)->mkey->lkey;
+    return TCL_OK;
+}
+
 static void
 DekFree(
     VerbsObj *objPtr)
@@ -188,6 +229,7 @@ const VerbsType verbsMkeyClass = {
     .methods = mkeyMethods,
     .cget = mkeyCget,
     .freeProc = MkeyFree,
+    .sgeProc = MkeySge,
 };
 const VerbsType verbsDekClass = {
     .name = "dek",

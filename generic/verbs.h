@@ -112,6 +112,14 @@ typedef struct VerbsType {
 				/* Its ensemble's subcommands, NULL-name
 				 * ended; NULL for types made by other
 				 * objects only. */
+    int (*sgeProc)(Tcl_Interp *interp, VerbsObj *objPtr,
+	    Tcl_Obj *const words[2], struct ibv_sge *sge);
+				/* A memory key other than an MR that may
+				 * stand in an SGE of a work request,
+				 * {OBJ OFFSET LENGTH}: fills sge from the
+				 * two words (a provider's indirect key,
+				 * whose range the device checks).  NULL
+				 * for every other type. */
 } VerbsType;
 
 struct VerbsObj {

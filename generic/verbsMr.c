@@ -317,7 +317,9 @@ VerbsMrRange(
  *	three words (VerbsMrSge, for a list already split), or valueObj the
  *	value of option KEY (VerbsParseSge, the VerbsSetProc of a
  *	VerbsSgeArg: "bad KEY "VALUE": must be {mr offset length}").  The
- *	range must lie inside the MR.
+ *	range must lie inside the MR.  Where no MR is asked for (mrPtr
+ *	NULL: the SGEs of work requests), the first word may also name an
+ *	object whose type has an sgeProc, which fills the SGE.
  *
  * Results:
  *	A standard Tcl result; the MR in *mrPtr when mrPtr is not NULL.
@@ -335,9 +337,15 @@ VerbsMrSge(
     struct ibv_sge *sge,
     VerbsMr **mrPtr)
 {
-    VerbsMr *m = (VerbsMr *) VerbsObjGet(interp, parts[0], &verbsMrClass);
+    VerbsObj *keyPtr;
+    VerbsMr *m;
     size_t off, len = 0;
 
+    if (mrPtr == NULL && (keyPtr = VerbsObjFind(interp, parts[0])) != NULL
+	    && keyPtr->typePtr->sgeProc != NULL) {
+	return keyPtr->typePtr->sgeProc(interp, keyPtr, parts + 1, sge);
+    }
+    m = (VerbsMr *) VerbsObjGet(interp, parts[0], &verbsMrClass);
     if (m == NULL || VerbsMrRange(interp, m, parts[1], parts[2], &off, &len)
 	    != TCL_OK) {
 	return TCL_ERROR;

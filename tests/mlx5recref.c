@@ -555,6 +555,11 @@ Mkeys(void)
     mlx5dv_wr_mkey_configure(m, sk, 2, &conf);
     mlx5dv_wr_set_mkey_layout_list(m, 1, sge);
     mlx5dv_wr_set_mkey_sig_block(m, &sig);
+    /* A send through the mkey: its lkey, an address in its space. */
+    x->wr_id = 6;
+    x->wr_flags = IBV_SEND_SIGNALED;
+    ibv_wr_send(x);
+    ibv_wr_set_sge(x, mk->lkey, 16, 100);
     if (ibv_wr_complete(x) || mlx5dv_mkey_check(sk, &e)) {
 	Die("mkeys");
     }
