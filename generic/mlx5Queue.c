@@ -389,7 +389,7 @@ CqCreateCmd(
     Tcl_Obj *const objv[])
 {
     static const VerbsField mine[] = {
-	VERBS_OPTION(DvCqArgs, cqe_comp_res_format, VF_ENUM, cqeResFormat,
+	VERBS_OPTION(DvCqArgs, cqe_comp_res_format, VF_FLAGS, cqeResFormat,
 		"format"),
 	VERBS_OPTION_MAX(DvCqArgs, cqe_size, 128, "bytes"),
 	VERBS_OPTION(DvCqArgs, flags, VF_FLAGS, cqFlags, "flags"),
