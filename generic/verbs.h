@@ -901,6 +901,8 @@ typedef int (VerbsRecvPostProc)(void *target, struct ibv_recv_wr *wrs,
 MODULE_SCOPE int	VerbsParseSgList(Tcl_Interp *interp,
 			    Tcl_Obj *listObj, struct ibv_sge **sgePtr,
 			    int *numPtr);
+MODULE_SCOPE int	VerbsCheckInline(Tcl_Interp *interp, const char *key,
+			    const struct ibv_sge *sge, int n);
 MODULE_SCOPE int	VerbsPostRecv(Tcl_Interp *interp, VerbsObj *objPtr,
 			    int n, Tcl_Obj *const wrObjs[],
 			    VerbsRecvPostProc *post, void *target,

@@ -864,6 +864,10 @@ SendBurst(
 		a.count != VERBS_NOT_GIVEN ? "-sge" : "-count", NULL,
 		"send_burst needs -count and -sge");
     }
+    if (a.inline_ && VerbsCheckInline(interp, "-sge", &a.sge.sge, 1)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
     if (one || Tcl_ListObjLength(NULL, qpsObj, &nqp) != TCL_OK
 	    || nqp < 1) {
 	nqp = 1;		/* Without ONE, GetQps says what is wrong. */

@@ -760,6 +760,11 @@ VerbsQpLatency(
 	return VerbsArgError(interp, "-remote_addr", NULL, "rdma_write to a "
 		"remote peer needs -remote_addr and -rkey of its buffer");
     }
+    if (a.inline_ && (VerbsCheckInline(interp, "-sge", &a.sge.sge, 1)
+	    != TCL_OK || (a.peer && VerbsCheckInline(interp, "-peer_sge",
+	    &a.peer_sge.sge, 1) != TCL_OK))) {
+	return TCL_ERROR;
+    }
     if (LatSides(interp, &l, &a) != TCL_OK) {
 	return TCL_ERROR;
     }

@@ -1490,7 +1490,8 @@ static int
 InsideSomeMr(
     Tcl_Interp *interp,
     uint64_t addr,
-    uint64_t len)
+    uint64_t len,
+    int host)			/* Only MRs with a host buffer count. */
 {
     VerbsObj *o;
 
@@ -1499,6 +1500,9 @@ InsideSomeMr(
 	    VerbsMr *m = (VerbsMr *) o;
 	    uint64_t start = (uintptr_t) m->buf;
 
+	    if (host && m->buf == NULL) {
+		continue;
+	    }
 	    if (addr >= start && addr - start <= m->length
 		    && len <= m->length - (addr - start)) {
 		return 1;
@@ -1506,6 +1510,52 @@ InsideSomeMr(
 	}
     }
     return 0;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsCheckInline --
+ *
+ *	Inline data is copied by the CPU (the provider's post or this
+ *	package's wr_post) from each SGE's address, so every SGE of an
+ *	inline send must lie in the host buffer of a live MR of the
+ *	interpreter.  The addresses of an MR registered with -iova, of a
+ *	device memory, imported or null MR, and of a provider's indirect
+ *	key (an mkey) are the device's alone: copying from one would read
+ *	wherever that number points in this process.
+ *
+ * Results:
+ *	A standard Tcl result; an error names the SGE by its index.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsCheckInline(
+    Tcl_Interp *interp,
+    const char *key,		/* The option or key in errors. */
+    const struct ibv_sge *sge,
+    int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+	if (sge[i].length > 0 && !InsideSomeMr(interp, sge[i].addr,
+		sge[i].length, 1)) {
+	    return VerbsArgError(interp, key, NULL, "inline data is copied "
+		    "by the CPU: sge %d (address 0x%llx, %u bytes) is "
+		    "not in the host buffer of a memory region of this "
+		    "interpreter (an MR made with -iova, a device memory, "
+		    "imported or null MR, or an mkey, is read by the device "
+		    "alone)", i, (unsigned long long) sge[i].addr,
+		    sge[i].length);
+	}
+    }
+    return TCL_OK;
 }
 
 /*
@@ -1640,7 +1690,7 @@ VerbsParseSgList(
 		    NULL) != TCL_OK) {
 		goto error;
 	    }
-	    if (!InsideSomeMr(interp, d.addr, d.length)) {
+	    if (!InsideSomeMr(interp, d.addr, d.length, 0)) {
 		VerbsArgError(interp, "sg_list", elems[i], "bad sge \"%s\": "
 			"no memory region of this interpreter holds that range",
 			Tcl_GetString(elems[i]));
@@ -1883,6 +1933,10 @@ ParseSendWr(
     }
     if (a.sg_list && VerbsParseSgList(interp, a.sg_list, &wr->sg_list,
 	    &wr->num_sge) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if ((wr->send_flags & IBV_SEND_INLINE) && VerbsCheckInline(interp,
+	    "sg_list", wr->sg_list, wr->num_sge) != TCL_OK) {
 	return TCL_ERROR;
     }
 
