@@ -414,6 +414,52 @@ MatcherSetLayout(
 /*
  *----------------------------------------------------------------------
  *
+ * DrMatchParams --
+ *
+ *	The match parameters of a matcher or rule (Mlx5MatchParams), cut to
+ *	the 448 bytes software steering knows when the rest is zero: libmlx5
+ *	refuses more than its own dr_match_param (outer, misc, inner and
+ *	misc 2 to 5), and [mlx5::prm pack fte_match_param] gives the 512 of
+ *	the PRM, whose last 64 are reserved.  Bytes set there are left for
+ *	libmlx5 to refuse.
+ *
+ * Results:
+ *	A ckalloc'ed struct, or NULL with an error.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+#define DR_MATCH_PARAM_SIZE 448
+
+static struct mlx5dv_flow_match_parameters *
+DrMatchParams(
+    Tcl_Interp *interp,
+    const char *key,
+    Tcl_Obj *bytesObj)
+{
+    struct mlx5dv_flow_match_parameters *p =
+	    Mlx5MatchParams(interp, key, bytesObj);
+    const unsigned char *b;
+    size_t i;
+
+    if (p != NULL && p->match_sz > DR_MATCH_PARAM_SIZE) {
+	b = (const unsigned char *) p->match_buf;
+	for (i = DR_MATCH_PARAM_SIZE; i < p->match_sz; i++) {
+	    if (b[i] != 0) {
+		return p;
+	    }
+	}
+	p->match_sz = DR_MATCH_PARAM_SIZE;
+    }
+    return p;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * DomainCreateCmd, TableCreateCmd, MatcherCreateCmd --
  *
  *	mlx5::dr domain create CONTEXT ?-type nic_rx|nic_tx|fdb? ?-as NAME?
@@ -553,7 +599,7 @@ MatcherCreateCmd(
 	    &verbsDrTableClass) != TCL_OK) {
 	return TCL_ERROR;
     }
-    mask = Mlx5MatchParams(interp, "-mask", a.mask);
+    mask = DrMatchParams(interp, "-mask", a.mask);
     if (mask == NULL) {
 	return TCL_ERROR;
     }
@@ -684,7 +730,7 @@ RuleCreateCmd(
 	    &objs, &n) != TCL_OK) {
 	return TCL_ERROR;
     }
-    value = Mlx5MatchParams(interp, "value", objv[2]);
+    value = DrMatchParams(interp, "value", objv[2]);
     if (value == NULL) {
 	goto error;
     }

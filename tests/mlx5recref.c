@@ -245,9 +245,11 @@ MatchSmac(
     struct mlx5dv_flow_match_parameters *p,
     const unsigned char smac[6])
 {
-    /* fte_match_param.outer_headers.smac_47_16 and smac_15_0. */
-    memset(p->match_buf, 0, 512);
-    p->match_sz = 512;
+    /* fte_match_param.outer_headers.smac_47_16 and smac_15_0, in the
+     * 448 bytes of software steering's match parameters (upstream's
+     * FlowTableEntryMatchParamSW). */
+    memset(p->match_buf, 0, 448);
+    p->match_sz = 448;
     memcpy(p->match_buf, smac, 6);
 }
 
@@ -276,8 +278,8 @@ DrRules(void)
     d = mlx5dv_dr_domain_create(ctx, MLX5DV_DR_DOMAIN_TYPE_NIC_RX);
     root = mlx5dv_dr_table_create(d, 0);
     t = mlx5dv_dr_table_create(d, 1);
-    memset(p->match_buf, 0, 512);
-    p->match_sz = 512;
+    memset(p->match_buf, 0, 448);
+    p->match_sz = 448;
     rm = mlx5dv_dr_matcher_create(root, 0, 0, p);
     toTable = mlx5dv_dr_action_create_dest_table(t);
     rr = mlx5dv_dr_rule_create(rm, p, 1, &toTable);
