@@ -1671,7 +1671,9 @@ UmemWrite(
  *	$uar doorbell BYTES ?OFFSET?: ring the UAR's doorbell: the 8 bytes
  *	(the first 8 of a WQE's control segment, as they are in memory) as
  *	one 64-bit store to the UAR's register (reg_addr, plus OFFSET),
- *	after every write before it (the WQE, its doorbell record).
+ *	after every write before it (the WQE, its doorbell record).  OFFSET
+ *	may be negative, down to the page's start (base_addr): a QP without
+ *	a send doorbell record rings base_addr + 0x600.
  *
  * Results:
  *	A standard Tcl result.
@@ -1690,8 +1692,8 @@ UarDoorbell(
     Tcl_Obj *const objv[])
 {
     Mlx5Uar *u = (Mlx5Uar *) objPtr;
-    uint64_t off = 0, word;
-    ptrdiff_t room;
+    uint64_t word;
+    Tcl_WideInt off = 0, below, room;
     Tcl_Size n;
     const unsigned char *b = VerbsGetBytes(interp, "bytes", objv[2], &n);
 
@@ -1705,15 +1707,14 @@ UarDoorbell(
     memcpy(&word, b, 8);	/* Before the offset's parse can free b. */
 
     /* The register's page is mapped from base_addr: stay within it. */
-    room = (char *) u->uar->base_addr + sysconf(_SC_PAGESIZE)
-	    - (char *) u->uar->reg_addr - 8;
-    if (objc == 4 && VerbsGetUInt(interp, "offset", objv[3],
-	    room > 0 ? (uint64_t) room : 0, &off) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (off % 8 != 0) {
-	return VerbsArgError(interp, "offset", objv[3], "a doorbell's offset "
-		"is a multiple of 8");
+    below = (char *) u->uar->reg_addr - (char *) u->uar->base_addr;
+    room = (Tcl_WideInt) sysconf(_SC_PAGESIZE) - below - 8;
+    if (objc == 4 && (Tcl_GetWideIntFromObj(NULL, objv[3], &off) != TCL_OK
+	    || off < -below || off > room || off % 8 != 0)) {
+	return VerbsArgError(interp, "offset", objv[3], "bad offset \"%s\": "
+		"must be a multiple of 8 from %" TCL_LL_MODIFIER "d (the "
+		"page's start) to %" TCL_LL_MODIFIER "d",
+		Tcl_GetString(objv[3]), -below, room);
     }
     Mlx5DeviceBarrier();
     *(volatile uint64_t *) ((char *) u->uar->reg_addr + off) = word;

@@ -1707,8 +1707,12 @@ void
 mlx5dv_devx_free_uar(
     struct mlx5dv_devx_uar *u)
 {
-    Log("mlx5dv_devx_free_uar page_id=%u doorbell=%s", u->page_id,
-	    Bytes(u->reg_addr, 8));
+    char bf[4096];
+
+    /* The register, and the doorbell-less BlueFlame one at 0x600. */
+    snprintf(bf, sizeof(bf), "%s", Bytes((char *) u->base_addr + 0x600, 8));
+    Log("mlx5dv_devx_free_uar page_id=%u doorbell=%s at0x600=%s",
+	    u->page_id, Bytes(u->reg_addr, 8), bf);
     free(u->base_addr);
     free(u);
 }
