@@ -102,6 +102,8 @@ typedef struct Mlx5Var {
     VerbsObj obj;
     struct mlx5dv_var *var;
     int imported;		/* Closing unimports. */
+    uint32_t flags;		/* Allocated with (MLX5DV_VAR_ALLOC_FLAG_*). */
+    void *map;			/* [$var map]'s mapping of the page, or NULL. */
 } Mlx5Var;
 
 typedef struct Mlx5Pp {

@@ -30,6 +30,7 @@
  */
 
 #include "mlx5.h"
+#include <sys/mman.h>
 #include "mlx5Prm.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -55,7 +56,7 @@ struct Mlx5Pending {
 };
 
 static VerbsMethodProc DevxClose, DevxModify, DevxOut, DevxQuery, DevxRefs,
-	UmemClose, UmemRead, UmemWrite, UarDoorbell;
+	UmemClose, UmemRead, UmemWrite, UarDoorbell, VarMap, VarUnmap;
 static VerbsGetProc DevxId, DevxKind;
 
 static const VerbsMethod devxMethods[] = {
@@ -103,6 +104,8 @@ static const VerbsMethod varMethods[] = {
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
     {"export", Mlx5Export, 0, 0, NULL},
+    {"map", VarMap, 0, 0, ""},
+    {"unmap", VarUnmap, 0, 0, ""},
     {NULL, NULL, 0, 0, NULL}
 };
 static const VerbsMethod ppMethods[] = {
@@ -175,6 +178,23 @@ const VerbsType verbsUmemClass = {
     .freeProc = UmemFree,
 };
 
+/*
+ * mlx5dv_alloc_var's flags: tlp (rdma-core 64, TLP doorbells) where the
+ * headers define it; the name is known anyway, so a build without it
+ * refuses it by name.
+ */
+
+#ifndef MLX5DV_VAR_ALLOC_FLAG_TLP
+#define MLX5DV_VAR_ALLOC_FLAG_TLP (1 << 0)
+#define VERBS_NO_VAR_TLP
+#endif
+
+static const VerbsEnum varFlags[] = {
+    {"tlp", MLX5DV_VAR_ALLOC_FLAG_TLP}, {NULL, 0}
+};
+
+static VerbsGetProc VarMapped;
+
 static const VerbsField varCget[] = {
     VERBS_CGET_PTR("-page_id", Mlx5Var, var, struct mlx5dv_var, page_id,
 	    VF_UINT, NULL),
@@ -182,6 +202,8 @@ static const VerbsField varCget[] = {
 	    VF_UINT, NULL),
     VERBS_CGET_PTR("-mmap_off", Mlx5Var, var, struct mlx5dv_var, mmap_off,
 	    VF_UINT, NULL),
+    VERBS_CGET("-flags", Mlx5Var, flags, VF_FLAGS, varFlags),
+    VERBS_CGET_PROC("-mapped", VarMapped),
     VERBS_CGET_PARENT("-context"),
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
@@ -1749,29 +1771,117 @@ VarAllocCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
+    typedef struct {
+	VerbsCreateHead head;
+	uint64_t flags;
+    } VarArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(VarArgs, flags, VF_FLAGS, varFlags, "flags"),
 	VERBS_FIELD_END
     };
-    VerbsCreateHead args = {NULL, NULL};
+    VarArgs a = {{NULL, NULL}, 0};
     VerbsContext *c;
     struct mlx5dv_var *var;
+    VerbsObj *o;
 
-    if (VerbsCreateArgs(interp, objc, objv, "context", options, &args,
+    if (VerbsCreateArgs(interp, objc, objv, "context", options, &a,
 	    &verbsContextClass) != TCL_OK) {
 	return TCL_ERROR;
     }
-    c = (VerbsContext *) args.parent;
+    c = (VerbsContext *) a.head.parent;
     if (!mlx5dv_is_supported(c->ctx->device)) {
 	return Mlx5NotSupported(interp, "mlx5dv_alloc_var", c);
     }
-    var = mlx5dv_alloc_var(c->ctx, 0);
+#ifdef VERBS_NO_VAR_TLP
+    if (a.flags & MLX5DV_VAR_ALLOC_FLAG_TLP) {
+	return VerbsSysError(interp, "mlx5dv_alloc_var", &c->obj,
+		"-flags tlp needs rdma-core 65 or later", EOPNOTSUPP);
+    }
+#endif
+    var = mlx5dv_alloc_var(c->ctx, (uint32_t) a.flags);
     if (var == NULL) {
 	return VerbsSysError(interp, "mlx5dv_alloc_var", &c->obj, NULL,
 		errno);
     }
-    return VerbsObjWrap(interp, &verbsVarClass, offsetof(Mlx5Var, var), var,
-	    &c->obj, args.command) ? TCL_OK : TCL_ERROR;
+    o = VerbsObjWrap(interp, &verbsVarClass, offsetof(Mlx5Var, var), var,
+	    &c->obj, a.head.command);
+    if (o == NULL) {
+	return TCL_ERROR;
+    }
+    ((Mlx5Var *) o)->flags = (uint32_t) a.flags;
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VarMap, VarUnmap, VarMapped --
+ *
+ *	$var map: maps the VAR's doorbell page into this process, as a
+ *	virtio driver would (mmap of the context's command fd at the VAR's
+ *	mmap_off, length bytes); $var unmap undoes it (as does close).
+ *	cget -mapped says whether it is mapped.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	mmap, munmap.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+VarMap(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[] VERBS_UNUSED)
+{
+    Mlx5Var *v = (Mlx5Var *) objPtr;
+    VerbsContext *c = Mlx5ContextOf(objPtr);
+    void *p;
+
+    if (v->map != NULL) {
+	return VerbsStateError(interp, objPtr, "mapped", "map",
+		"an unmapped var");
+    }
+    p = mmap(NULL, v->var->length, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    c->ctx->cmd_fd, (off_t) v->var->mmap_off);
+    if (p == MAP_FAILED) {
+	return VerbsSysError(interp, "mmap", objPtr, NULL, errno);
+    }
+    v->map = p;
+    return TCL_OK;
+}
+
+static int
+VarUnmap(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[] VERBS_UNUSED)
+{
+    Mlx5Var *v = (Mlx5Var *) objPtr;
+
+    if (v->map == NULL) {
+	return VerbsStateError(interp, objPtr, "unmapped", "unmap",
+		"a mapped var");
+    }
+    munmap(v->map, v->var->length);
+    v->map = NULL;
+    return TCL_OK;
+}
+
+static int
+VarMapped(
+    Tcl_Interp *interp VERBS_UNUSED,
+    VerbsObj *objPtr,
+    Tcl_Obj **valuePtr)
+{
+    *valuePtr = Tcl_NewBooleanObj(((Mlx5Var *) objPtr)->map != NULL);
+    return TCL_OK;
 }
 
 static void
@@ -1780,6 +1890,9 @@ VarFree(
 {
     Mlx5Var *v = (Mlx5Var *) objPtr;
 
+    if (v->map != NULL) {
+	munmap(v->map, v->var->length);
+    }
     if (v->imported) {
 	Mlx5Unimport(2, v->var);
     } else {
