@@ -1016,7 +1016,7 @@ Mlx5Init(
 {
     static const char *const namespaces[] = {
 	"devx::obj", "devx::uar", "devx::umem", "devx::msi", "devx::eq",
-	"devx::cmd_comp", "devx::event_channel", "devx",
+	"devx::cmd_comp", "devx::event_channel", "devx::eventfd", "devx",
 	"context", "dv", "sched::node", "sched::leaf", "sched", "vfio",
 	"var", "pp", "qp", "cq", "flow", "wqe", "cqe", "dr::domain",
 	"dr::table", "dr::matcher", "dr::rule", "dr::action", "dr", "qpn",

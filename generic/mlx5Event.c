@@ -4,8 +4,10 @@
  *	DevX in the event loop: [mlx5::devx cmd_comp create] (a cmdcomp:
  *	the completions of asynchronous queries, [$devx query_async]) and
  *	[mlx5::devx event_channel create] (an eventchannel: the firmware's
- *	events of the objects it subscribed to).  Both are fds of the
- *	event loop like every other here: notify SCRIPT and wait.
+ *	events of the objects it subscribed to) and [mlx5::devx eventfd
+ *	create] (an eventfd that a channel's subscribe_fd signals).  All
+ *	are fds of the event loop like every other here: notify SCRIPT and
+ *	wait.
  *
  * Copyright (c) 2026 The verbs authors.
  * See the file "LICENSE" for terms of use and redistribution.
@@ -14,6 +16,8 @@
 #include "mlx5.h"
 #include <errno.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #define EVENT_DATA_MAX 512	/* Bytes of an event's data read at most. */
 
@@ -30,8 +34,14 @@ typedef struct Mlx5EventChannel {
     int omitData;
 } Mlx5EventChannel;
 
+typedef struct Mlx5EventFd {
+    VerbsObj obj;
+    int fd;
+} Mlx5EventFd;
+
 static VerbsMethodProc CompNotify, CompWait, ChannelNotify, ChannelWait,
-	ChannelSubscribe, ChannelSubscribeFd;
+	ChannelSubscribe, ChannelSubscribeFd, EventFdNotify, EventFdWait,
+	EventFdSignal;
 
 static const VerbsMethod compMethods[] = {
     VERBS_METHOD_CGET, VERBS_METHOD_CHILDREN, VERBS_METHOD_CLOSE,
@@ -50,6 +60,14 @@ static const VerbsMethod channelMethods[] = {
     {NULL, NULL, 0, 0, NULL}
 };
 
+static const VerbsMethod eventFdMethods[] = {
+    VERBS_METHOD_CGET, VERBS_METHOD_CHILDREN, VERBS_METHOD_CLOSE,
+    {"notify", EventFdNotify, 0, 1, "?script?"},
+    {"signal", EventFdSignal, 0, 1, "?n?"},
+    {"wait", EventFdWait, 0, 2, "?-timeout ms?"},
+    {NULL, NULL, 0, 0, NULL}
+};
+
 static const VerbsField compCget[] = {
     VERBS_CGET_PTR("-fd", Mlx5CmdComp, comp, struct mlx5dv_devx_cmd_comp, fd,
 	    VF_INT, NULL),
@@ -65,16 +83,24 @@ static const VerbsField channelCget[] = {
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
 };
+static const VerbsField eventFdCget[] = {
+    VERBS_CGET("-fd", Mlx5EventFd, fd, VF_INT, NULL),
+    VERBS_CGET_PARENT("-context"),
+    VERBS_CGET_COMMON,
+    VERBS_FIELD_END
+};
 
 /*
  *----------------------------------------------------------------------
  *
- * CompFree, ChannelFree, CompEvent, ChannelEvent --
+ * CompFree, ChannelFree, EventFdFree, CompEvent, ChannelEvent,
+ * EventFdEvent --
  *
- *	The free procs, and the eventProcs of the two types: the next
- *	completion {wr_id N out BYTES} (mlx5dv_devx_get_async_cmd_comp)
- *	or event {cookie N data BYTES} (mlx5dv_devx_get_event), NULL when
- *	there is none yet (the fds do not block).
+ *	The free procs, and the eventProcs of the three types: the next
+ *	completion {wr_id N out BYTES} (mlx5dv_devx_get_async_cmd_comp),
+ *	event {cookie N data BYTES} (mlx5dv_devx_get_event) or count of
+ *	signals since the last read (an eventfd's counter, read and reset),
+ *	NULL when there is none yet (the fds do not block).
  *
  * Results:
  *	The eventProcs: a standard Tcl result.
@@ -179,6 +205,34 @@ ChannelEvent(
     return TCL_OK;
 }
 
+static void
+EventFdFree(
+    VerbsObj *objPtr)
+{
+    VerbsNotifyStop(objPtr);
+    close(((Mlx5EventFd *) objPtr)->fd);
+}
+
+static int
+EventFdEvent(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    Tcl_Obj **eventPtr)
+{
+    uint64_t count;
+
+    *eventPtr = NULL;
+    if (read(((Mlx5EventFd *) objPtr)->fd, &count, sizeof(count))
+	    != (ssize_t) sizeof(count)) {
+	if (errno == EAGAIN || errno == EWOULDBLOCK) {
+	    return TCL_OK;
+	}
+	return VerbsSysError(interp, "read", objPtr, NULL, errno);
+    }
+    *eventPtr = VerbsU64Obj(count);
+    return TCL_OK;
+}
+
 const VerbsType verbsCmdCompClass = {
     .name = "cmdcomp",
     .size = sizeof(Mlx5CmdComp),
@@ -194,6 +248,14 @@ const VerbsType verbsEventChannelClass = {
     .cget = channelCget,
     .freeProc = ChannelFree,
     .eventProc = ChannelEvent,
+};
+const VerbsType verbsEventFdClass = {
+    .name = "eventfd",
+    .size = sizeof(Mlx5EventFd),
+    .methods = eventFdMethods,
+    .cget = eventFdCget,
+    .freeProc = EventFdFree,
+    .eventProc = EventFdEvent,
 };
 
 static int
@@ -240,16 +302,82 @@ ChannelWait(
 	    ((Mlx5EventChannel *) objPtr)->ch->fd, objc, objv);
 }
 
+static int
+EventFdNotify(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return VerbsNotify(interp, objPtr, ((Mlx5EventFd *) objPtr)->fd, objc,
+	    objv);
+}
+
+static int
+EventFdWait(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return VerbsWaitEvent(interp, objPtr, ((Mlx5EventFd *) objPtr)->fd,
+	    objc, objv);
+}
+
 /*
  *----------------------------------------------------------------------
  *
- * CompCreateCmd, ChannelCreateCmd --
+ * EventFdSignal --
+ *
+ *	$eventfd signal ?N?: adds N (default 1, at least 1) to its counter,
+ *	as the device does for each event it signals.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	A write to the eventfd: its waiters wake.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+EventFdSignal(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    uint64_t n = 1;
+
+    if (objc == 3 && (VerbsGetUInt(interp, "n", objv[2], UINT64_MAX - 1, &n)
+	    != TCL_OK)) {
+	return TCL_ERROR;
+    }
+    if (n == 0) {
+	return VerbsArgError(interp, "n", objv[2], "bad n \"0\": a signal "
+		"adds at least 1");
+    }
+    if (write(((Mlx5EventFd *) objPtr)->fd, &n, sizeof(n))
+	    != (ssize_t) sizeof(n)) {
+	return VerbsSysError(interp, "write", objPtr, NULL, errno);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CompCreateCmd, ChannelCreateCmd, EventFdCreateCmd --
  *
  *	mlx5::devx cmd_comp create CONTEXT ?-as NAME?
  *	mlx5::devx event_channel create CONTEXT ?-omit_data? ?-as NAME?
  *	(mlx5dv_devx_create_cmd_comp, mlx5dv_devx_create_event_channel,
  *	with -omit_data an event is its cookie alone).  Their fds are made
  *	non-blocking for the event loop.
+ *	mlx5::devx eventfd create CONTEXT ?-as NAME?: an eventfd (counter
+ *	0, non-blocking) for $channel subscribe_fd, a child of the context
+ *	whose channels it serves.
  *
  * Results:
  *	The object command's name.
@@ -350,6 +478,35 @@ ChannelCreateCmd(
     return VerbsObjAdopt(interp, &e->obj, &c->obj, a.head.command);
 }
 
+static int
+EventFdCreateCmd(
+    ClientData clientData VERBS_UNUSED,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND, VERBS_FIELD_END
+    };
+    VerbsCreateHead head = {NULL, NULL};
+    VerbsContext *c;
+    Mlx5EventFd *e;
+    int fd;
+
+    if (VerbsCreateArgs(interp, objc, objv, "context", options, &head,
+	    &verbsContextClass) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    c = (VerbsContext *) head.parent;
+    fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (fd < 0) {
+	return VerbsSysError(interp, "eventfd", &c->obj, NULL, errno);
+    }
+    e = (Mlx5EventFd *) VerbsObjNew(&verbsEventFdClass);
+    e->fd = fd;
+    return VerbsObjAdopt(interp, &e->obj, &c->obj, head.command);
+}
+
 /*
  *----------------------------------------------------------------------
  *
@@ -360,7 +517,8 @@ ChannelCreateCmd(
  *	-object) come to the channel with the cookie
  *	(mlx5dv_devx_subscribe_devx_event).
  *	$ch subscribe_fd FD -event N ?-object DEVX?: that event signals
- *	the eventfd FD instead (mlx5dv_devx_subscribe_devx_event_fd).
+ *	the eventfd FD instead (mlx5dv_devx_subscribe_devx_event_fd); FD
+ *	is an eventfd object of the channel's context or an fd number.
  *
  * Results:
  *	A standard Tcl result.
@@ -459,6 +617,7 @@ ChannelSubscribeFd(
 	VERBS_FIELD_END
     };
     SubArgs a = {0, 0, NULL, NULL};
+    VerbsObj *efd = VerbsObjFind(interp, objv[2]);
     uint64_t fd;
     int err;
 
@@ -466,9 +625,18 @@ ChannelSubscribeFd(
 	Tcl_WrongNumArgs(interp, 2, objv, "fd -event n ?-object devx?");
 	return TCL_ERROR;
     }
-    if (VerbsGetUInt(interp, "fd", objv[2], INT32_MAX, &fd) != TCL_OK
-	    || VerbsParseOptions(interp, objc, objv, 3, options, &a) != TCL_OK
+    if (VerbsParseOptions(interp, objc, objv, 3, options, &a) != TCL_OK
 	    || SubObject(interp, objPtr, a.object) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (efd != NULL && efd->typePtr == &verbsEventFdClass) {
+	if (Mlx5ContextOf(efd) != Mlx5ContextOf(objPtr)) {
+	    return VerbsArgError(interp, "fd", NULL, "the eventfd is of "
+		    "another device context");
+	}
+	fd = (uint64_t) ((Mlx5EventFd *) efd)->fd;
+    } else if (VerbsGetUInt(interp, "fd", objv[2], INT32_MAX, &fd)
+	    != TCL_OK) {
 	return TCL_ERROR;
     }
     err = mlx5dv_devx_subscribe_devx_event_fd(
@@ -575,5 +743,6 @@ Mlx5EventInit(
 {
     Mlx5AddCommand(interp, "devx::cmd_comp::create", CompCreateCmd);
     Mlx5AddCommand(interp, "devx::event_channel::create", ChannelCreateCmd);
+    Mlx5AddCommand(interp, "devx::eventfd::create", EventFdCreateCmd);
     return TCL_OK;
 }

@@ -774,7 +774,7 @@ MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
     X(Ah) X(Channel) X(CmChannel) X(CmdComp) X(CmId) X(Context) \
     X(Counters) X(Cq) X(CryptoLogin) X(Dek) X(Devx) X(Dm) X(Dmah) \
     X(DmOp) X(DrAction) X(DrDomain) X(DrMatcher) X(DrRule) X(DrTable) \
-    X(Eq) X(EventChannel) X(Flow) X(FlowAction) X(Matcher) X(Mflow) \
+    X(Eq) X(EventChannel) X(EventFd) X(Flow) X(FlowAction) X(Matcher) X(Mflow) \
     X(Mkey) X(Mr) X(Msi) X(Mw) X(Pd) X(Pool) X(Pp) X(Qp) X(Rqpn) \
     X(RwqIndTable) X(SchedLeaf) X(SchedNode) X(Srq) X(Td) X(Uar) X(Umem) \
     X(Var) X(Wq) X(Xrcd)
