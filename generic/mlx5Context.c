@@ -332,9 +332,12 @@ Mlx5ContextState(
  *
  * ContextOpenCmd --
  *
- *	mlx5::context open NAME ?-devx? ?-as NAME?: mlx5dv_open_device
- *	(OpenMlx5, through VerbsOpenDevice), with MLX5DV_CONTEXT_FLAGS_DEVX
- *	for -devx.  The device must be an mlx5 one.
+ *	mlx5::context open NAME ?-devx? ?-fds CHANNELS? ?-as NAME?:
+ *	mlx5dv_open_device (OpenMlx5, through VerbsOpenDevice), with
+ *	MLX5DV_CONTEXT_FLAGS_DEVX for -devx and, for -fds, the fds of the
+ *	open Tcl channels given (a privileged context: the
+ *	/dev/infiniband/mlx5_perm_ctrl_* files, rdma-core 57).  The device
+ *	must be an mlx5 one.
  *
  * Results:
  *	The context object command's name.
@@ -345,25 +348,102 @@ Mlx5ContextState(
  *----------------------------------------------------------------------
  */
 
+typedef struct OpenArgs {
+    Tcl_Obj *command;
+    int devx;
+    Tcl_Obj *fds;		/* -fds: channel names, or NULL. */
+    int *fdArr;			/* Their fds, */
+    Tcl_Size nfds;		/* how many. */
+} OpenArgs;
+
 static int
 OpenMlx5(
     Tcl_Interp *interp,
     struct ibv_device *dev,
-    void *clientData,		/* Points to the -devx flag. */
+    void *clientData,		/* The OpenArgs. */
     struct ibv_context **ctxPtr)
 {
+    OpenArgs *a = (OpenArgs *) clientData;
     struct mlx5dv_context_attr attr;
+#ifdef HAVE_MLX5DV_CONTEXT_ATTR_MASK_FD_ARRAY
+    struct ibv_fd_arr fds;
+#endif
 
     if (!mlx5dv_is_supported(dev)) {
 	return NotMlx5(interp, "mlx5dv_open_device", NULL,
 		ibv_get_device_name(dev));
     }
     memset(&attr, 0, sizeof(attr));
-    attr.flags = *(int *) clientData ? MLX5DV_CONTEXT_FLAGS_DEVX : 0;
+    attr.flags = a->devx ? MLX5DV_CONTEXT_FLAGS_DEVX : 0;
+    if (a->fds) {
+#ifdef HAVE_MLX5DV_CONTEXT_ATTR_MASK_FD_ARRAY
+	fds.arr = a->fdArr;
+	fds.count = (uint32_t) a->nfds;
+	attr.comp_mask = MLX5DV_CONTEXT_ATTR_MASK_FD_ARRAY;
+	attr.fds = &fds;
+#else
+	return VerbsSysError(interp, "mlx5dv_open_device", NULL,
+		"-fds needs rdma-core 57 or later", EOPNOTSUPP);
+#endif
+    }
     *ctxPtr = mlx5dv_open_device(dev, &attr);
     if (*ctxPtr == NULL) {
 	return VerbsSysError(interp, "mlx5dv_open_device", NULL,
 		ibv_get_device_name(dev), errno);
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ChannelFds --
+ *
+ *	The fds of the Tcl channels named by -fds, for a privileged
+ *	context: upstream opens /dev/infiniband/mlx5_perm_ctrl_local and
+ *	_other_vhca; a script opens them with [open] and closes them once
+ *	the context is open, as libmlx5 keeps what it needs.
+ *
+ * Results:
+ *	A standard Tcl result; a->fdArr ckalloc'ed.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ChannelFds(
+    Tcl_Interp *interp,
+    OpenArgs *a)
+{
+    Tcl_Obj **names;
+    Tcl_Size i;
+
+    if (Tcl_ListObjGetElements(NULL, a->fds, &a->nfds, &names) != TCL_OK
+	    || a->nfds == 0) {
+	return VerbsArgError(interp, "-fds", a->fds, "bad -fds \"%s\": must "
+		"be a list of open channels", Tcl_GetString(a->fds));
+    }
+    a->fdArr = (int *) ckalloc(a->nfds * sizeof(int));
+    for (i = 0; i < a->nfds; i++) {
+	int mode;
+	ClientData handle;
+	/* The interp's own channels: Tcl_GetChannel needs the interp. */
+	Tcl_Channel chan = Tcl_GetChannel(interp, Tcl_GetString(names[i]),
+		&mode);
+
+	if (chan == NULL || Tcl_GetChannelHandle(chan,
+		(mode & TCL_READABLE) ? TCL_READABLE : TCL_WRITABLE, &handle)
+		!= TCL_OK) {
+	    ckfree(a->fdArr);
+	    a->fdArr = NULL;
+	    return VerbsArgError(interp, "-fds", names[i], "bad -fds: \"%s\" "
+		    "is not an open channel with an fd",
+		    Tcl_GetString(names[i]));
+	}
+	a->fdArr[i] = (int) (intptr_t) handle;
     }
     return TCL_OK;
 }
@@ -375,25 +455,30 @@ ContextOpenCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    typedef struct {
-	Tcl_Obj *command;
-	int devx;
-    } OpenArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION_NAMED("-as", OpenArgs, command, VF_TCLOBJ, NULL, "name"),
 	VERBS_OPTION_SWITCH("-devx", OpenArgs, devx),
+	VERBS_OPTION(OpenArgs, fds, VF_TCLOBJ, NULL, "channels"),
 	VERBS_FIELD_END
     };
-    OpenArgs args = {NULL, 0};
+    OpenArgs args = {NULL, 0, NULL, NULL, 0};
     struct ibv_context *ctx;
     VerbsContext *c;
+    int result;
 
     if (objc < 2) {
 	return VerbsUsageError(interp, 1, objv, "device", options);
     }
     if (VerbsParseOptions(interp, objc, objv, 2, options, &args) != TCL_OK
-	    || VerbsOpenDevice(interp, Tcl_GetString(objv[1]), OpenMlx5,
-	    &args.devx, &ctx) != TCL_OK) {
+	    || (args.fds && ChannelFds(interp, &args) != TCL_OK)) {
+	return TCL_ERROR;
+    }
+    result = VerbsOpenDevice(interp, Tcl_GetString(objv[1]), OpenMlx5,
+	    &args, &ctx);
+    if (args.fdArr) {
+	ckfree(args.fdArr);
+    }
+    if (result != TCL_OK) {
 	return TCL_ERROR;
     }
     c = VerbsContextNew(ctx, 0);

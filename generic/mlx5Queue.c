@@ -579,7 +579,9 @@ Mlx5MatchParams(
  *
  *	mlx5::flow matcher CONTEXT -mask BYTES ?-match_criteria_enable N?
  *		?-type normal|sniffer|...? ?-priority N? ?-flags N?
- *		?-ft_type nic_rx|nic_tx|fdb|rdma_rx|rdma_tx? ?-as NAME?
+ *		?-ft_type nic_rx|nic_tx|fdb|rdma_rx|rdma_tx|
+ *		rdma_transport_rx|rdma_transport_tx? ?-ib_port N? ?-as NAME?
+ *	(the RDMA transport tables and -ib_port: rdma-core 57).
  *
  * Results:
  *	The matcher object command's name.
@@ -610,11 +612,15 @@ MatcherCmd(
 	{"fdb", MLX5DV_FLOW_TABLE_TYPE_FDB},
 	{"rdma_rx", MLX5DV_FLOW_TABLE_TYPE_RDMA_RX},
 	{"rdma_tx", MLX5DV_FLOW_TABLE_TYPE_RDMA_TX},
+#ifdef HAVE_MLX5DV_CONTEXT_ATTR_MASK_FD_ARRAY
+	{"rdma_transport_rx", MLX5DV_FLOW_TABLE_TYPE_RDMA_TRANSPORT_RX},
+	{"rdma_transport_tx", MLX5DV_FLOW_TABLE_TYPE_RDMA_TRANSPORT_TX},
+#endif
 	{NULL, 0}
     };
     typedef struct {
 	VerbsCreateHead head;
-	uint64_t flags, ft_type;
+	uint64_t flags, ft_type, ib_port;
 	Tcl_Obj *mask;
 	uint64_t match_criteria_enable, priority, type;
     } MatcherArgs;
@@ -622,6 +628,7 @@ MatcherCmd(
 	VERBS_OPTION_COMMAND,
 	VERBS_OPTION_MAX(MatcherArgs, flags, UINT32_MAX, "flags"),
 	VERBS_OPTION(MatcherArgs, ft_type, VF_ENUM, ftTypes, "table"),
+	VERBS_OPTION_MAX(MatcherArgs, ib_port, UINT32_MAX, "port"),
 	VERBS_OPTION_MAX(MatcherArgs, match_criteria_enable, UINT8_MAX,
 		"bits"),
 	VERBS_OPTION_REQUIRED(MatcherArgs, mask, VF_TCLOBJ, NULL, 0,
@@ -630,8 +637,8 @@ MatcherCmd(
 	VERBS_OPTION(MatcherArgs, type, VF_ENUM, attrTypes, "type"),
 	VERBS_FIELD_END
     };
-    MatcherArgs args = {{NULL, NULL}, 0, ~(uint64_t) 0, NULL, 1, 0,
-	IBV_FLOW_ATTR_NORMAL};
+    MatcherArgs args = {{NULL, NULL}, 0, ~(uint64_t) 0, VERBS_NOT_GIVEN,
+	NULL, 1, 0, IBV_FLOW_ATTR_NORMAL};
     struct mlx5dv_flow_matcher_attr attr;
     struct mlx5dv_flow_matcher *matcher;
     VerbsContext *c;
@@ -653,6 +660,15 @@ MatcherCmd(
     if (args.ft_type != ~(uint64_t) 0) {
 	attr.comp_mask = MLX5DV_FLOW_MATCHER_MASK_FT_TYPE;
 	attr.ft_type = (enum mlx5dv_flow_table_type) args.ft_type;
+    }
+    if (args.ib_port != VERBS_NOT_GIVEN) {
+#ifdef HAVE_MLX5DV_CONTEXT_ATTR_MASK_FD_ARRAY
+	attr.comp_mask |= MLX5DV_FLOW_MATCHER_MASK_IB_PORT;
+	attr.ib_port = (uint32_t) args.ib_port;
+#else
+	return VerbsSysError(interp, "mlx5dv_create_flow_matcher", &c->obj,
+		"-ib_port needs rdma-core 57 or later", EOPNOTSUPP);
+#endif
     }
     attr.match_mask = Mlx5MatchParams(interp, "-mask", args.mask);
     if (attr.match_mask == NULL) {
@@ -682,8 +698,9 @@ MatcherCmd(
  * FlowAction --
  *
  *	One action of mlx5::flow create: {dest_qp QP}, {drop}, {tag N},
- *	{dest_devx OBJ}, {counters_devx OBJ}, {default_miss} or {action
- *	FLOWACTION} (a flowaction object, mlx5::flowaction).  An object
+ *	{dest_devx OBJ}, {counters_devx OBJ ?OFFSET?} (with OFFSET, the
+ *	counter at that offset of a bulk, rdma-core 60), {default_miss} or
+ *	{action FLOWACTION} (a flowaction object, mlx5::flowaction).  An object
  *	it names must be on the matcher's context c; the flow will hold it.
  *
  * Results:
@@ -719,11 +736,14 @@ FlowAction(
 	    "action", 0, &index) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (nw != ((index == A_MISS || index == A_DROP) ? 1 : 2)) {
+    if (index == A_COUNTERS && nw == 3) {
+	/* {counters_devx OBJ OFFSET}: a counter of a bulk, by offset. */
+    } else if (nw != ((index == A_MISS || index == A_DROP) ? 1 : 2)) {
 	return VerbsArgError(interp, "-actions", actionObj, "bad action "
 		"\"%s\": %s takes %s", Tcl_GetString(actionObj),
 		actionNames[index], (index == A_MISS || index == A_DROP)
-		? "no value" : "one value");
+		? "no value" : index == A_COUNTERS ? "an object and an "
+		"optional offset" : "one value");
     }
     switch (index) {
     case A_QP:
@@ -743,6 +763,21 @@ FlowAction(
 	act->type = index == A_DEVX ? MLX5DV_FLOW_ACTION_DEST_DEVX
 		: MLX5DV_FLOW_ACTION_COUNTERS_DEVX;
 	act->obj = ((Mlx5Devx *) o)->devx;
+	if (nw == 3) {
+#ifdef HAVE_MLX5DV_FLOW_ACTION_COUNTERS_DEVX_WITH_OFFSET
+	    if (VerbsGetUInt(interp, "offset", words[2], UINT32_MAX, &tag)
+		    != TCL_OK) {
+		return TCL_ERROR;
+	    }
+	    act->type = MLX5DV_FLOW_ACTION_COUNTERS_DEVX_WITH_OFFSET;
+	    act->bulk_obj.obj = ((Mlx5Devx *) o)->devx;
+	    act->bulk_obj.offset = (uint32_t) tag;
+#else
+	    return VerbsSysError(interp, "mlx5dv_create_flow", o,
+		    "a counter by offset needs rdma-core 60 or later",
+		    EOPNOTSUPP);
+#endif
+	}
 	break;
     case A_ACTION:
 	o = VerbsObjGet(interp, words[1], &verbsFlowActionClass);
