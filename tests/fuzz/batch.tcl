@@ -235,6 +235,10 @@ proc fuzz::tree {} {
 	step "verbs::cq create $p.ctx -cqe 4 -as $p.cq2"
 	step "verbs::mr create $p.pd -length 4096 -access {local_write remote_write remote_read remote_atomic mw_bind} -as $p.mr"
 	step "verbs::mr create $p.pd -length 64 -as $p.mr2"
+	# An MR the device knows by an iova: its SGEs are not host memory.
+	step "verbs::mr create $p.pd -length 4096 -iova 0x10000 -as $p.imr"
+	# An eventfd (any device) for the event loop and subscribe_fd.
+	step "mlx5::devx eventfd create $p.ctx -as $p.efd"
 	step "verbs::mw create $p.pd -type 1 -as $p.mw1"
 	step "verbs::mw create $p.pd -type 2 -as $p.mw2"
 	step "verbs::srq create $p.pd -max_wr 16 -as $p.srq"
