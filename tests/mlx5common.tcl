@@ -106,6 +106,10 @@ proc dcSetup {sendOps args} {
     list ah ::ah remote_dctn [dct cget -qp_num] remote_dc_key 0x1234
 }
 
+# root: the effective user is root, upstream's requires_root (software
+# steering on tables of level 1 and up, and other privileged cases).
+testConstraint root [expr {![catch {exec id -u} uid] && $uid == 0}]
+
 # Software steering as rdma-core's tests/test_mlx5_dr.py runs it: raw
 # packet QPs on one port (the NIC loops a multicast frame back to its own
 # receive steering), a NIC RX domain, and frames of a source MAC steered
