@@ -55,7 +55,9 @@ VerbsTimeoutCode(
  * VerbsArgError, VerbsSysError --
  *
  *	Leave an error in the interpreter.  VerbsArgError is for bad input:
- *	the message is formatted, the errorCode is {VERBS ARG key value}.
+ *	the message is formatted, the errorCode is {VERBS ARG key value};
+ *	with a NULL interp (a parser asked only whether a value is good, as
+ *	VerbsGetUInt(NULL, ...)) it leaves nothing.
  *	VerbsSysError is for a failing library call: "CALL on OBJ (WHAT):
  *	strerror" with errorCode {VERBS SYS CALL ERRNAME {message}}.
  *
@@ -79,6 +81,10 @@ VerbsArgError(
     va_list ap, again;
     char *buf;
     int len;
+
+    if (interp == NULL) {
+	return TCL_ERROR;
+    }
 
     /*
      * Measure first: a message quoting a long value is never cut.
@@ -459,9 +465,13 @@ BadName(
     const char *key,
     Tcl_Obj *valueObj)
 {
-    Tcl_Obj *msg = Tcl_ObjPrintf("bad %s \"%s\": must be ", key,
-	    Tcl_GetString(valueObj));
+    Tcl_Obj *msg;
 
+    if (interp == NULL) {
+	return TCL_ERROR;		/* As VerbsArgError. */
+    }
+    msg = Tcl_ObjPrintf("bad %s \"%s\": must be ", key,
+	    Tcl_GetString(valueObj));
     for (; table->name; table++) {
 	Tcl_AppendPrintfToObj(msg, "%s, ", table->name);
     }
