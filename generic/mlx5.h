@@ -248,7 +248,7 @@ MODULE_SCOPE void	Mlx5MkeyWrFree(Mlx5MkeyWr *w);
 MODULE_SCOPE int	Mlx5CryptoLoginMethod(Tcl_Interp *interp,
 			    VerbsContext *c, int which, Tcl_Obj *attrObj);
 MODULE_SCOPE int	Mlx5DataDirectPath(Tcl_Interp *interp,
-			    VerbsContext *c);
+			    VerbsContext *c, size_t length);
 MODULE_SCOPE const VerbsStruct mlx5ClockStruct;	/* mlx5dv_clock_info. */
 
 /*

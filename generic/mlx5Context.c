@@ -618,7 +618,7 @@ Mlx5ContextFree(
  *	refused after their commands were gone, as {kind id} pairs.
  *	$ctx mlx5 query_port PORT: mlx5dv_query_port as a dict.
  *	$ctx mlx5 clock_info: mlx5dv_get_clock_info as a dict.
- *	$ctx mlx5 data_direct_sysfs_path: see Mlx5DataDirectPath.
+ *	$ctx mlx5 data_direct_sysfs_path ?LENGTH?: see Mlx5DataDirectPath.
  *	$ctx mlx5 crypto_login DICT, crypto_login_state, crypto_logout:
  *	see Mlx5CryptoLoginMethod.
  *	$ctx mlx5 vfio_events_fd, vfio_process_events: a VFIO context's
@@ -716,7 +716,7 @@ Mlx5ContextMethod(
 	{"crypto_login", 1, "attributes", "mlx5dv_crypto_login"},
 	{"crypto_login_state", 0, NULL, "mlx5dv_crypto_login_query_state"},
 	{"crypto_logout", 0, NULL, "mlx5dv_crypto_logout"},
-	{"data_direct_sysfs_path", 0, NULL,
+	{"data_direct_sysfs_path", 0, "?length?",
 	    "mlx5dv_get_data_direct_sysfs_path"},
 	{"pending", 0, NULL, NULL},
 	{"query", 0, NULL, "mlx5dv_query_device"},
@@ -738,7 +738,8 @@ Mlx5ContextMethod(
 	    "subcommand", 0, &index) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (objc != 3 + subs[index].args) {
+    if (objc != 3 + subs[index].args
+	    && !(index == DATA_DIRECT && objc == 4)) {
 	Tcl_WrongNumArgs(interp, 3, objv, subs[index].usage);
 	return TCL_ERROR;
     }
@@ -746,7 +747,15 @@ Mlx5ContextMethod(
 	Tcl_SetObjResult(interp, Mlx5PendingList(c));
 	return TCL_OK;
     }
-    if (objc == 4 && index != CRYPTO_LOGIN
+    if (objc == 4 && index == DATA_DIRECT) {
+	/* The size of the buffer libmlx5 fills, 1 to 4096 bytes. */
+	if (VerbsGetUInt(NULL, "length", objv[3], 4096, &v) != TCL_OK
+		|| v == 0) {
+	    return VerbsArgError(interp, "length", objv[3], "bad length "
+		    "\"%s\": must be an integer from 1 to 4096",
+		    Tcl_GetString(objv[3]));
+	}
+    } else if (objc == 4 && index != CRYPTO_LOGIN
 	    && VerbsGetUInt(interp, subs[index].usage, objv[3],
 	    index == QUERY_PORT ? UINT32_MAX : UINT64_MAX, &v) != TCL_OK) {
 	return TCL_ERROR;
@@ -764,7 +773,7 @@ Mlx5ContextMethod(
     case QUERY:
 	return QueryDevice(interp, c);
     case DATA_DIRECT:
-	return Mlx5DataDirectPath(interp, c);
+	return Mlx5DataDirectPath(interp, c, objc == 4 ? (size_t) v : 4096);
     case VFIO_FD:
 	err = mlx5dv_vfio_get_events_fd(c->ctx);
 	if (err < 0) {

@@ -483,9 +483,11 @@ FlowActionCmd(
  *
  * Mlx5DataDirectPath --
  *
- *	$ctx mlx5 data_direct_sysfs_path: the sysfs path of the data
- *	direct device bonded with the context's device
- *	(mlx5dv_get_data_direct_sysfs_path, rdma-core 54).
+ *	$ctx mlx5 data_direct_sysfs_path ?LENGTH?: the sysfs path of the
+ *	data direct device bonded with the context's device
+ *	(mlx5dv_get_data_direct_sysfs_path, rdma-core 54), read into a
+ *	buffer of LENGTH bytes (default 4096): too small a one is libmlx5's
+ *	ENOSPC, as test_data_direct_sysfs_path_bad_length asks.
  *
  * Results:
  *	A standard Tcl result.
@@ -499,11 +501,14 @@ FlowActionCmd(
 int
 Mlx5DataDirectPath(
     Tcl_Interp *interp,
-    VerbsContext *c)
+    VerbsContext *c,
+    size_t length)		/* The buffer's size given to libmlx5, at
+				 * most 4096. */
 {
 #ifdef HAVE_MLX5DV_GET_DATA_DIRECT_SYSFS_PATH
     char buf[4096];
-    int err = mlx5dv_get_data_direct_sysfs_path(c->ctx, buf, sizeof(buf));
+    int err = mlx5dv_get_data_direct_sysfs_path(c->ctx, buf,
+	    length < sizeof(buf) ? length : sizeof(buf));
 
     if (err) {
 	return VerbsSysError(interp, "mlx5dv_get_data_direct_sysfs_path",
@@ -512,6 +517,7 @@ Mlx5DataDirectPath(
     Tcl_SetObjResult(interp, Tcl_NewStringObj(buf, -1));
     return TCL_OK;
 #else
+    (void) length;
     return VerbsSysError(interp, "mlx5dv_get_data_direct_sysfs_path",
 	    &c->obj, "needs rdma-core 54 or later", EOPNOTSUPP);
 #endif
