@@ -124,6 +124,8 @@ MODULE_SCOPE int	Mlx5ParseOutLen(Tcl_Interp *interp, const char *key,
 MODULE_SCOPE int	Mlx5NotSupported(Tcl_Interp *interp, const char *call,
 			    VerbsContext *c);
 MODULE_SCOPE int	Mlx5IsVfio(VerbsContext *c);
+MODULE_SCOPE int	Mlx5DevxOn(VerbsContext *c);
+MODULE_SCOPE int	Mlx5EqNumber(VerbsObj *objPtr, uint32_t *eqnPtr);
 
 /*
  * The barriers of a queue written by a script: the device reads what was

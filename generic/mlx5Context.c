@@ -260,9 +260,9 @@ Mlx5NotSupported(
  *
  * Mlx5GetContext, Mlx5ContextOf, Mlx5ContextState --
  *
- *	Mlx5GetContext: the context object named by nameObj, which must be
- *	on an mlx5 device (call names the libmlx5 entry point about to be
- *	used, for the error).  Mlx5ContextOf: the context an object belongs
+ *	Mlx5GetContext: the context object named by nameObj, which DevX
+ *	must reach (Mlx5DevxOn: an mlx5 device's or a VFIO one; call names
+ *	the libmlx5 entry point about to be used, for the error).  Mlx5ContextOf: the context an object belongs
  *	to (up its parents), or NULL.  Mlx5ContextState: a context's mlx5
  *	state, made on first use.
  *
@@ -288,7 +288,7 @@ Mlx5GetContext(
     if (c == NULL) {
 	return NULL;
     }
-    if (!mlx5dv_is_supported(c->ctx->device)) {
+    if (!Mlx5DevxOn(c)) {
 	Mlx5NotSupported(interp, call, c);
 	return NULL;
     }
@@ -301,6 +301,20 @@ Mlx5IsVfio(
 {
     return c->provider == &verbsMlx5Provider
 	    && ((Mlx5Context *) c->providerData)->vfio;
+}
+
+/*
+ * Mlx5DevxOn: whether DevX (and mlx5dv_init_obj) reach the context: an
+ * mlx5 device's, or one of mlx5::vfio open, which mlx5dv_is_supported
+ * does not count but whose DevX entries libmlx5 serves through the
+ * context's own ops, as it does every DevX call.
+ */
+
+int
+Mlx5DevxOn(
+    VerbsContext *c)
+{
+    return mlx5dv_is_supported(c->ctx->device) || Mlx5IsVfio(c);
 }
 
 VerbsContext *
@@ -990,7 +1004,7 @@ DvObjCmd(
 	return TCL_ERROR;
     }
     c = Mlx5ContextOf(o);
-    if (c == NULL || !mlx5dv_is_supported(c->ctx->device)) {
+    if (c == NULL || !Mlx5DevxOn(c)) {
 	Tcl_Obj *name = VerbsObjName(o);
 	int result = NotMlx5(interp, "mlx5dv_init_obj", name,
 		c ? c->devName : "its device");

@@ -486,6 +486,9 @@ ObjNumber(
 	*numPtr = d->id;
 	return 1;
     }
+    if (t == &verbsEqClass && strcmp(kind, "eq") == 0) {
+	return Mlx5EqNumber(o, numPtr);
+    }
     if (t == &verbsUarClass && strcmp(kind, "uar") == 0) {
 	*numPtr = ((Mlx5Uar *) o)->uar->page_id;
 	return 1;
@@ -551,8 +554,8 @@ ObjNumber(
  * Resolve --
  *
  *	The live object of context c that the firmware knows as number
- *	value of the kind, other than self: DevX objects, UARs and UMEMs
- *	(children of the context) first, then verbs objects (the context's
+ *	value of the kind, other than self: DevX objects, UARs, UMEMs and
+ *	DevX EQs (children of the context) first, then verbs objects (the context's
  *	PDs and CQs, and the PDs' QPs and SRQs).
  *
  * Results:
@@ -579,7 +582,8 @@ Resolve(
 	for (o = c->obj.children; o; o = o->nextSibling) {
 	    int mine = o->typePtr == &verbsDevxClass
 		    || o->typePtr == &verbsUarClass
-		    || o->typePtr == &verbsUmemClass;
+		    || o->typePtr == &verbsUmemClass
+		    || o->typePtr == &verbsEqClass;
 
 	    if (o == self || mine != (pass == 0)) {
 		continue;
@@ -1245,7 +1249,7 @@ DevxObjCreateCmd(
 	return TCL_ERROR;
     }
     c = (VerbsContext *) args.head.parent;
-    if (!mlx5dv_is_supported(c->ctx->device)) {
+    if (!Mlx5DevxOn(c)) {
 	return Mlx5NotSupported(interp, "mlx5dv_devx_obj_create", c);
     }
     in = GetIn(interp, objv[2], &inLen);
@@ -1370,7 +1374,7 @@ DevxQueryEqnCmd(
 	    &vector) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (!mlx5dv_is_supported(c->ctx->device)) {
+    if (!Mlx5DevxOn(c)) {
 	return Mlx5NotSupported(interp, "mlx5dv_devx_query_eqn", c);
     }
     err = mlx5dv_devx_query_eqn(c->ctx, (uint32_t) vector, &eqn);
@@ -1424,7 +1428,7 @@ UarAllocCmd(
 	return TCL_ERROR;
     }
     c = (VerbsContext *) args.head.parent;
-    if (!mlx5dv_is_supported(c->ctx->device)) {
+    if (!Mlx5DevxOn(c)) {
 	return Mlx5NotSupported(interp, "mlx5dv_devx_alloc_uar", c);
     }
     uar = mlx5dv_devx_alloc_uar(c->ctx, (uint32_t) args.flags);
@@ -1505,7 +1509,7 @@ UmemRegCmd(
     if (args.pgsz_bitmap) {
 	call = "mlx5dv_devx_umem_reg_ex";
     }
-    if (!mlx5dv_is_supported(c->ctx->device)) {
+    if (!Mlx5DevxOn(c)) {
 	return Mlx5NotSupported(interp, call, c);
     }
     size = ((size_t) args.length + (size_t) page - 1) & ~((size_t) page - 1);
@@ -1693,9 +1697,11 @@ UmemWrite(
  *	$uar doorbell BYTES ?OFFSET?: ring the UAR's doorbell: the 8 bytes
  *	(the first 8 of a WQE's control segment, as they are in memory) as
  *	one 64-bit store to the UAR's register (reg_addr, plus OFFSET),
- *	after every write before it (the WQE, its doorbell record).  OFFSET
- *	may be negative, down to the page's start (base_addr): a QP without
- *	a send doorbell record rings base_addr + 0x600.
+ *	after every write before it (the WQE, its doorbell record); 4 bytes
+ *	as one 32-bit store (an EQ's arm and consumer index, base_addr +
+ *	0x40 or 0x48).  OFFSET, a multiple of the size, may be negative,
+ *	down to the page's start (base_addr): a QP without a send doorbell
+ *	record rings base_addr + 0x600.
  *
  * Results:
  *	A standard Tcl result.
@@ -1714,7 +1720,8 @@ UarDoorbell(
     Tcl_Obj *const objv[])
 {
     Mlx5Uar *u = (Mlx5Uar *) objPtr;
-    uint64_t word;
+    uint64_t word = 0;
+    uint32_t half = 0;
     Tcl_WideInt off = 0, below, room;
     Tcl_Size n;
     const unsigned char *b = VerbsGetBytes(interp, "bytes", objv[2], &n);
@@ -1722,24 +1729,33 @@ UarDoorbell(
     if (b == NULL) {
 	return TCL_ERROR;
     }
-    if (n != 8) {
-	return VerbsArgError(interp, "bytes", NULL, "a doorbell is 8 bytes, "
-		"not %" TCL_SIZE_MODIFIER "d", n);
+    if (n != 8 && n != 4) {
+	return VerbsArgError(interp, "bytes", NULL, "a doorbell is 8 or 4 "
+		"bytes, not %" TCL_SIZE_MODIFIER "d", n);
     }
-    memcpy(&word, b, 8);	/* Before the offset's parse can free b. */
+    /* Copied before the offset's parse can free b. */
+    if (n == 8) {
+	memcpy(&word, b, 8);
+    } else {
+	memcpy(&half, b, 4);
+    }
 
     /* The register's page is mapped from base_addr: stay within it. */
     below = (char *) u->uar->reg_addr - (char *) u->uar->base_addr;
-    room = (Tcl_WideInt) sysconf(_SC_PAGESIZE) - below - 8;
+    room = (Tcl_WideInt) sysconf(_SC_PAGESIZE) - below - n;
     if (objc == 4 && (Tcl_GetWideIntFromObj(NULL, objv[3], &off) != TCL_OK
-	    || off < -below || off > room || off % 8 != 0)) {
+	    || off < -below || off > room || off % n != 0)) {
 	return VerbsArgError(interp, "offset", objv[3], "bad offset \"%s\": "
-		"must be a multiple of 8 from %" TCL_LL_MODIFIER "d (the "
+		"must be a multiple of %d from %" TCL_LL_MODIFIER "d (the "
 		"page's start) to %" TCL_LL_MODIFIER "d",
-		Tcl_GetString(objv[3]), -below, room);
+		Tcl_GetString(objv[3]), (int) n, -below, room);
     }
     Mlx5DeviceBarrier();
-    *(volatile uint64_t *) ((char *) u->uar->reg_addr + off) = word;
+    if (n == 8) {
+	*(volatile uint64_t *) ((char *) u->uar->reg_addr + off) = word;
+    } else {
+	*(volatile uint32_t *) ((char *) u->uar->reg_addr + off) = half;
+    }
     Mlx5MmioFlush();
     return TCL_OK;
 }

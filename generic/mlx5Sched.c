@@ -37,6 +37,8 @@ typedef struct Mlx5Eq {
     size_t length;		/* Of its entries' memory, from its input. */
     unsigned char *out;		/* The create command's output. */
     Tcl_Size outLen;
+    int hasEqn;			/* Its number is known (eqn): */
+    uint32_t eqn;		/* a CQ's c_eqn names it (Mlx5EqNumber). */
 } Mlx5Eq;
 
 static VerbsMethodProc SchedModify, EqRead, EqOutput;
@@ -480,7 +482,48 @@ EqCreateCmd(
     e->out = out;
     e->outLen = a.outlen;
     e->length = (size_t) 64 << logSize;
+    {
+	const char *kind;
+	uint32_t id;
+
+	if (Mlx5PrmCreated(in, inLen, out, a.outlen, &kind, &id) == 0
+		&& strcmp(kind, "eq") == 0) {
+	    e->hasEqn = 1;
+	    e->eqn = id;
+	}
+    }
     return VerbsObjAdopt(interp, &e->obj, &c->obj, a.head.command);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * Mlx5EqNumber --
+ *
+ *	The number of a DevX EQ (from its create command's output), so that
+ *	a CQ created on it (create_cq_in's c_eqn_or_apu_element) holds it.
+ *
+ * Results:
+ *	1 with *eqnPtr set for an EQ whose number is known; else 0.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+Mlx5EqNumber(
+    VerbsObj *objPtr,
+    uint32_t *eqnPtr)
+{
+    Mlx5Eq *e = (Mlx5Eq *) objPtr;
+
+    if (objPtr->typePtr != &verbsEqClass || !e->hasEqn || e->eq == NULL) {
+	return 0;
+    }
+    *eqnPtr = e->eqn;
+    return 1;
 }
 
 static int

@@ -1707,12 +1707,14 @@ void
 mlx5dv_devx_free_uar(
     struct mlx5dv_devx_uar *u)
 {
-    char bf[4096];
+    char bf[4096], eq[4096];
 
-    /* The register, and the doorbell-less BlueFlame one at 0x600. */
+    /* The register, the doorbell-less BlueFlame one at 0x600, and an
+     * EQ's arm doorbell (32 bits) at 0x40. */
     snprintf(bf, sizeof(bf), "%s", Bytes((char *) u->base_addr + 0x600, 8));
-    Log("mlx5dv_devx_free_uar page_id=%u doorbell=%s at0x600=%s",
-	    u->page_id, Bytes(u->reg_addr, 8), bf);
+    snprintf(eq, sizeof(eq), "%s", Bytes((char *) u->base_addr + 0x40, 8));
+    Log("mlx5dv_devx_free_uar page_id=%u doorbell=%s at0x600=%s at0x40=%s",
+	    u->page_id, Bytes(u->reg_addr, 8), bf, eq);
     free(u->base_addr);
     free(u);
 }
