@@ -199,6 +199,35 @@ proc ::vt::knownOn {kernels bug} {
     return device
 }
 
+# vt::pyverbsCalls SET --
+#	tools/pyverbscalls: of the functions the newest pyverbs declares
+#	(SET mlx5: libmlx5; verbs: libibverbs and librdmacm), those the
+#	loaded library references, counted against rdma-core 65's sources
+#	(the tarball the next lane caches) and the lane's own headers: the
+#	lines "referenced N of M" and the missing names.  The constraint
+#	pxd says whether it can run.
+
+namespace eval ::vt {
+    variable root [file dirname [file dirname [file normalize [info script]]]]
+    variable pxdTarball [lindex [glob -nocomplain [file join $root build \
+	rdma-core-65 src rdma-core_65.0.orig.tar.gz]] 0]
+}
+testConstraint pxd [expr {$::vt::pxdTarball ne "" && [auto_execok nm] ne ""
+    && [auto_execok tar] ne ""}]
+
+proc ::vt::pyverbsCalls {set} {
+    variable root
+    variable pxdTarball
+    set lib [lindex [lsearch -inline -index 1 [info loaded] Verbs] 0]
+    set include /usr/include
+    if {[info exists ::env(VERBS_NEXT_RDMA_CORE)]} {
+	set include [file join [file dirname [file dirname $pxdTarball]] \
+	    install include]
+    }
+    split [exec [info nameofexecutable] [file join $root tools \
+	pyverbscalls pyverbscalls.tcl] $set $lib $pxdTarball $include] \n
+}
+
 proc ::vt::capable {script} {
     if {$::vt::dev eq ""} {
 	return 0
