@@ -421,8 +421,8 @@ static const VerbsMethod contextMethods[] = {
     VERBS_PROVIDERS(PROVIDER_METHOD)
     {"notify", ContextNotify, 0, 1, "?script?"},
     {"query", ContextQuery, 1, 3, "device|device_ex|gid PORT INDEX|"
-	    "gid_entry PORT INDEX|gid_table|pkey PORT INDEX|port PORT|"
-	    "rt_values"},
+	    "gid_entry PORT INDEX|gid_table|pkey PORT INDEX|"
+	    "pkey_index PORT PKEY|port PORT|port_speed PORT|rt_values"},
     {"wait", ContextWait, 0, 2, "?-timeout ms?"},
     {NULL, NULL, 0, 0, NULL}
 };
@@ -1269,6 +1269,26 @@ QueryPkey(QUERY_ARGS)
     return TCL_OK;
 }
 
+/*
+ * The index of a P_Key in the port's table (ibv_get_pkey_index): the
+ * first that holds it; a P_Key the table does not hold is an error.
+ */
+
+static int
+QueryPkeyIndex(QUERY_ARGS)
+{
+    int i;
+
+    errno = 0;
+    i = ibv_get_pkey_index(CTX(objPtr), (uint8_t) port, htons((uint16_t) idx));
+    if (i < 0) {
+	return VerbsSysError(interp, "ibv_get_pkey_index", objPtr,
+		Tcl_GetString(objv[4]), errno ? errno : ENOENT);
+    }
+    Tcl_SetObjResult(interp, Tcl_NewIntObj(i));
+    return TCL_OK;
+}
+
 #undef QUERY_ARGS
 #undef CTX
 
@@ -1278,8 +1298,9 @@ QueryPkey(QUERY_ARGS)
  * ContextQuery --
  *
  *	$ctx query device | device_ex | gid PORT INDEX | gid_entry PORT
- *	INDEX | gid_table | pkey PORT INDEX | port PORT | rt_values: one
- *	row each, with its arguments (a PORT, then an INDEX).
+ *	INDEX | gid_table | pkey PORT INDEX | pkey_index PORT PKEY | port
+ *	PORT | port_speed PORT | rt_values: one row each, with its
+ *	arguments (a PORT, then an INDEX or a P_Key).
  *
  * Results:
  *	The query's.
@@ -1299,17 +1320,21 @@ ContextQuery(
 {
     static const struct QueryRow {
 	const char *name;
-	int nargs;		/* 0, 1 (PORT) or 2 (PORT INDEX). */
+	int nargs;		/* 0, 1 (PORT), 2 (PORT INDEX) or 3 (PORT
+				 * PKEY: two words, the second a P_Key). */
 	QueryProc *proc;
     } queries[] = {
 	{"device", 0, QueryDevice}, {"device_ex", 0, QueryDeviceEx},
 	{"gid", 2, QueryGid}, {"gid_entry", 2, QueryGidEntry},
 	{"gid_table", 0, QueryGidTableRow}, {"pkey", 2, QueryPkey},
+	{"pkey_index", 3, QueryPkeyIndex},
 	{"port", 1, QueryPort}, {"port_speed", 1, QueryPortSpeed},
 	{"rt_values", 0, QueryRtValues},
 	{NULL, 0, NULL}
     };
-    static const char *const argNames[] = {"", " PORT", " PORT INDEX"};
+    static const char *const argNames[] = {"", " PORT", " PORT INDEX",
+	" PORT PKEY"};
+    static const int words[] = {0, 1, 2, 2};
     const struct QueryRow *q;
     int index;
     uint64_t port = 0, idx = 0;
@@ -1319,7 +1344,7 @@ ContextQuery(
 	return TCL_ERROR;
     }
     q = &queries[index];
-    if (objc - 3 != q->nargs) {
+    if (objc - 3 != words[q->nargs]) {
 	Tcl_Obj *usage = Tcl_ObjPrintf("%s%s", q->name, argNames[q->nargs]);
 
 	Tcl_IncrRefCount(usage);
@@ -1332,6 +1357,10 @@ ContextQuery(
 	return TCL_ERROR;
     }
     if (q->nargs == 2 && VerbsGetUInt(interp, "index", objv[4], INT32_MAX,
+	    &idx) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (q->nargs == 3 && VerbsGetUInt(interp, "pkey", objv[4], UINT16_MAX,
 	    &idx) != TCL_OK) {
 	return TCL_ERROR;
     }
