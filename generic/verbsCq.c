@@ -595,10 +595,12 @@ AppendWc(
  *	PollInto for an extended CQ: ibv_start_poll, ibv_next_poll,
  *	ibv_end_poll, reading the fields its -wc_flags asked for.  The dict
  *	has wr_id, status, opcode, vendor_err and wc_flags, plus byte_len,
- *	imm_data (when the completion has one), qp_num, src_qp, slid, sl,
+ *	imm_data (when the completion has one) or invalidated_rkey (when
+ *	it has with_inv: both with imm), qp_num, src_qp, slid, sl,
  *	dlid_path_bits, completion_timestamp, completion_wallclock_ns,
- *	cvlan and flow_tag as requested, and tm_info {tag T priv P} for a tag matching completion
- *	that matched (wc_flags tm_match) when tm_info was.
+ *	cvlan and flow_tag as requested, and tm_info {tag T priv P} for a
+ *	tag matching completion that matched (wc_flags tm_match) when
+ *	tm_info was.
  *
  * Results:
  *	The number polled, or -1 with an error in interp.
@@ -670,6 +672,11 @@ PollEx(
 	}
 	if ((f & IBV_WC_EX_WITH_IMM) && (wcFlags & IBV_WC_WITH_IMM)) {
 	    PUT("imm_data", Tcl_NewWideIntObj(ntohl(ibv_wc_read_imm_data(x))));
+	}
+	if ((f & IBV_WC_EX_WITH_IMM) && (wcFlags & IBV_WC_WITH_INV)) {
+	    /* The rkey a send_with_inv invalidated, in host order. */
+	    PUT("invalidated_rkey",
+		    Tcl_NewWideIntObj(ibv_wc_read_invalidated_rkey(x)));
 	}
 	if (f & IBV_WC_EX_WITH_QP_NUM) {
 	    PUT("qp_num", Tcl_NewWideIntObj(ibv_wc_read_qp_num(x)));
