@@ -1517,10 +1517,10 @@ InsideSomeMr(
  *
  * VerbsCheckInline --
  *
- *	Inline data is copied by the CPU (the provider's post or this
- *	package's wr_post) from each SGE's address, so every SGE of an
- *	inline send must lie in the host buffer of a live MR of the
- *	interpreter.  The addresses of an MR registered with -iova, of a
+ *	Inline data (and an atomic_write's 8 bytes) is copied by the CPU
+ *	(the provider's post or this package's wr_post) from each SGE's
+ *	address, so every SGE of an inline send must lie in the host buffer
+ *	of a live MR of the interpreter.  The addresses of an MR registered with -iova, of a
  *	device memory, imported or null MR, and of a provider's indirect
  *	key (an mkey) are the device's alone: copying from one would read
  *	wherever that number points in this process.
@@ -1546,12 +1546,12 @@ VerbsCheckInline(
     for (i = 0; i < n; i++) {
 	if (sge[i].length > 0 && !InsideSomeMr(interp, sge[i].addr,
 		sge[i].length, 1)) {
-	    return VerbsArgError(interp, key, NULL, "inline data is copied "
-		    "by the CPU: sge %d (address 0x%llx, %u bytes) is "
-		    "not in the host buffer of a memory region of this "
-		    "interpreter (an MR made with -iova, a device memory, "
-		    "imported or null MR, or an mkey, is read by the device "
-		    "alone)", i, (unsigned long long) sge[i].addr,
+	    return VerbsArgError(interp, key, NULL, "sge %d (address "
+		    "0x%llx, %u bytes) is not in the host buffer of a memory "
+		    "region of this interpreter: the CPU copies inline data "
+		    "and an atomic_write's 8 bytes (an MR made with -iova, a "
+		    "device memory, imported or null MR, or an mkey, is read "
+		    "by the device alone)", i, (unsigned long long) sge[i].addr,
 		    sge[i].length);
 	}
     }
@@ -2524,6 +2524,11 @@ WrCheckOps(
 		|| wrs[i].sg_list[0].length != 8)) {
 	    return VerbsArgError(interp, "sg_list", NULL, "an atomic_write "
 		    "work request writes the 8 bytes of one sge");
+	}
+	if (wrs[i].opcode == IBV_WR_ATOMIC_WRITE && VerbsCheckInline(interp,
+		"sg_list", wrs[i].sg_list, 1) != TCL_OK) {
+	    /* ibv_wr_atomic_write takes the 8 bytes from its address. */
+	    return TCL_ERROR;
 	}
     }
     return TCL_OK;
