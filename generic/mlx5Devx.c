@@ -179,14 +179,13 @@ const VerbsType verbsUmemClass = {
 };
 
 /*
- * mlx5dv_alloc_var's flags: tlp (rdma-core 64, TLP doorbells) where the
- * headers define it; the name is known anyway, so a build without it
- * refuses it by name.
+ * mlx5dv_alloc_var's flags: tlp (rdma-core 63, TLP doorbells), detected by
+ * configure; the name is known on every build, so an older one refuses it
+ * by what it needs.
  */
 
-#ifndef MLX5DV_VAR_ALLOC_FLAG_TLP
+#ifndef HAVE_MLX5DV_VAR_ALLOC_FLAG_TLP
 #define MLX5DV_VAR_ALLOC_FLAG_TLP (1 << 0)
-#define VERBS_NO_VAR_TLP
 #endif
 
 static const VerbsEnum varFlags[] = {
@@ -1809,10 +1808,10 @@ VarAllocCmd(
     if (!mlx5dv_is_supported(c->ctx->device)) {
 	return Mlx5NotSupported(interp, "mlx5dv_alloc_var", c);
     }
-#ifdef VERBS_NO_VAR_TLP
+#ifndef HAVE_MLX5DV_VAR_ALLOC_FLAG_TLP
     if (a.flags & MLX5DV_VAR_ALLOC_FLAG_TLP) {
 	return VerbsSysError(interp, "mlx5dv_alloc_var", &c->obj,
-		"-flags tlp needs rdma-core 65 or later", EOPNOTSUPP);
+		"-flags tlp needs rdma-core 63 or later", EOPNOTSUPP);
     }
 #endif
     var = mlx5dv_alloc_var(c->ctx, (uint32_t) a.flags);

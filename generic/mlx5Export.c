@@ -102,6 +102,16 @@ Mlx5Export(
 
     NEEDS_63(call, objPtr);
 #ifdef HAVE_MLX5DV_DEVX_OBJ_EXPORT
+    if (Mlx5IsVfio(Mlx5ContextOf(objPtr))) {
+	/*
+	 * libmlx5 reads the kernel's handle of the object, which a VFIO
+	 * context's (made without the kernel) does not have: it would
+	 * export garbage.
+	 */
+
+	return VerbsSysError(interp, call, objPtr, "a VFIO context's objects "
+		"are not the kernel's to share", EOPNOTSUPP);
+    }
     {
 	struct mlx5dv_export_sizes sizes;
 	Tcl_Obj *result = Tcl_NewByteArrayObj(NULL, 0);

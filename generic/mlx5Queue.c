@@ -592,6 +592,16 @@ Mlx5MatchParams(
  *----------------------------------------------------------------------
  */
 
+/*
+ * The RDMA transport flow tables (rdma-core 57): named on every build, so
+ * that an older one refuses them by what they need.
+ */
+
+#ifndef HAVE_MLX5DV_CONTEXT_ATTR_MASK_FD_ARRAY
+#define MLX5DV_FLOW_TABLE_TYPE_RDMA_TRANSPORT_RX 5
+#define MLX5DV_FLOW_TABLE_TYPE_RDMA_TRANSPORT_TX 6
+#endif
+
 static int
 MatcherCmd(
     ClientData clientData VERBS_UNUSED,
@@ -612,10 +622,8 @@ MatcherCmd(
 	{"fdb", MLX5DV_FLOW_TABLE_TYPE_FDB},
 	{"rdma_rx", MLX5DV_FLOW_TABLE_TYPE_RDMA_RX},
 	{"rdma_tx", MLX5DV_FLOW_TABLE_TYPE_RDMA_TX},
-#ifdef HAVE_MLX5DV_CONTEXT_ATTR_MASK_FD_ARRAY
 	{"rdma_transport_rx", MLX5DV_FLOW_TABLE_TYPE_RDMA_TRANSPORT_RX},
 	{"rdma_transport_tx", MLX5DV_FLOW_TABLE_TYPE_RDMA_TRANSPORT_TX},
-#endif
 	{NULL, 0}
     };
     typedef struct {
@@ -661,19 +669,27 @@ MatcherCmd(
 	attr.comp_mask = MLX5DV_FLOW_MATCHER_MASK_FT_TYPE;
 	attr.ft_type = (enum mlx5dv_flow_table_type) args.ft_type;
     }
-    if (args.ib_port != VERBS_NOT_GIVEN) {
-#ifdef HAVE_MLX5DV_CONTEXT_ATTR_MASK_FD_ARRAY
-	attr.comp_mask |= MLX5DV_FLOW_MATCHER_MASK_IB_PORT;
-	attr.ib_port = (uint32_t) args.ib_port;
-#else
-	return VerbsSysError(interp, "mlx5dv_create_flow_matcher", &c->obj,
-		"-ib_port needs rdma-core 57 or later", EOPNOTSUPP);
-#endif
-    }
     attr.match_mask = Mlx5MatchParams(interp, "-mask", args.mask);
     if (attr.match_mask == NULL) {
 	return TCL_ERROR;
     }
+#ifdef HAVE_MLX5DV_CONTEXT_ATTR_MASK_FD_ARRAY
+    if (args.ib_port != VERBS_NOT_GIVEN) {
+	attr.comp_mask |= MLX5DV_FLOW_MATCHER_MASK_IB_PORT;
+	attr.ib_port = (uint32_t) args.ib_port;
+    }
+#else
+    /* Every argument checked, the rdma-core 57 parts are refused. */
+    if (args.ib_port != VERBS_NOT_GIVEN
+	    || args.ft_type == MLX5DV_FLOW_TABLE_TYPE_RDMA_TRANSPORT_RX
+	    || args.ft_type == MLX5DV_FLOW_TABLE_TYPE_RDMA_TRANSPORT_TX) {
+	ckfree(attr.match_mask);
+	return VerbsSysError(interp, "mlx5dv_create_flow_matcher", &c->obj,
+		args.ib_port != VERBS_NOT_GIVEN ? "-ib_port needs rdma-core 57 "
+		"or later" : "the RDMA transport tables need rdma-core 57 or "
+		"later", EOPNOTSUPP);
+    }
+#endif
     matcher = mlx5dv_create_flow_matcher(c->ctx, &attr);
     if (matcher == NULL) {
 	int err = errno;
@@ -764,11 +780,11 @@ FlowAction(
 		: MLX5DV_FLOW_ACTION_COUNTERS_DEVX;
 	act->obj = ((Mlx5Devx *) o)->devx;
 	if (nw == 3) {
-#ifdef HAVE_MLX5DV_FLOW_ACTION_COUNTERS_DEVX_WITH_OFFSET
 	    if (VerbsGetUInt(interp, "offset", words[2], UINT32_MAX, &tag)
 		    != TCL_OK) {
 		return TCL_ERROR;
 	    }
+#ifdef HAVE_MLX5DV_FLOW_ACTION_COUNTERS_DEVX_WITH_OFFSET
 	    act->type = MLX5DV_FLOW_ACTION_COUNTERS_DEVX_WITH_OFFSET;
 	    act->bulk_obj.obj = ((Mlx5Devx *) o)->devx;
 	    act->bulk_obj.offset = (uint32_t) tag;
