@@ -228,6 +228,43 @@ proc ::vt::pyverbsCalls {set} {
 	pyverbscalls pyverbscalls.tcl] $set $lib $pxdTarball $include] \n
 }
 
+# vt::upstreamMap --
+#	tests/upstream.map read and checked: a dict of its cases (each
+#	upstream test case, test_FILE.py::test_NAME) and their twins (a Tcl
+#	test's name, or "- reason"), and a list of what is wrong with it: a
+#	malformed line, a case twice, a twin that names no test of
+#	tests/*.test.
+
+proc ::vt::upstreamMap {} {
+    variable root
+    set dir [file join $root tests]
+    set tests {}
+    foreach f [glob -directory $dir *.test] {
+	foreach {- name} [regexp -all -inline -line {^\s*test\s+(\S+)\s} \
+		[viewFile $f]] {
+	    dict set tests $name 1
+	}
+    }
+    set cases {}
+    set bad {}
+    foreach line [split [viewFile [file join $dir upstream.map]] \n] {
+	if {[string match #* $line] || [string trim $line] eq ""} continue
+	if {![regexp {^(test_\w+\.py::test_\w+)\s+(-\s+\S.*|[\w.-]+)$} $line \
+		- case twin]} {
+	    lappend bad "malformed: $line"
+	    continue
+	}
+	if {[dict exists $cases $case]} {
+	    lappend bad "twice: $case"
+	}
+	dict set cases $case $twin
+	if {![string match -* $twin] && ![dict exists $tests $twin]} {
+	    lappend bad "no test $twin for $case"
+	}
+    }
+    list $cases $bad
+}
+
 proc ::vt::capable {script} {
     if {$::vt::dev eq ""} {
 	return 0
