@@ -977,7 +977,7 @@ Mlx5MkeyWrParse(
     *wrIdPtr = a.wr_id;
     *flagsPtr = (unsigned) a.send_flags;
     if (a.sg_list && VerbsParseSgList(interp, a.sg_list, &w->sges,
-	    &w->nSges) != TCL_OK) {
+	    &w->nSges, NULL) != TCL_OK) {
 	return TCL_ERROR;
     }
     if (w->nSges > UINT16_MAX) {

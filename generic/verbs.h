@@ -774,8 +774,8 @@ MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
     X(Ah) X(Channel) X(CmChannel) X(CmdComp) X(CmId) X(Context) \
     X(Counters) X(Cq) X(CryptoLogin) X(Dek) X(Devx) X(Dm) X(Dmah) \
     X(DmOp) X(DrAction) X(DrDomain) X(DrMatcher) X(DrRule) X(DrTable) \
-    X(Eq) X(EventChannel) X(EventFd) X(Flow) X(FlowAction) X(Matcher) X(Mflow) \
-    X(Mkey) X(Mr) X(Msi) X(Mw) X(Pd) X(Pool) X(Pp) X(Qp) X(Rqpn) \
+    X(Eq) X(EventChannel) X(EventFd) X(Flow) X(FlowAction) X(Matcher) \
+    X(Mflow) X(Mkey) X(Mr) X(Msi) X(Mw) X(Pd) X(Pool) X(Pp) X(Qp) X(Rqpn) \
     X(RwqIndTable) X(SchedLeaf) X(SchedNode) X(Srq) X(Td) X(Uar) X(Umem) \
     X(Var) X(Wq) X(Xrcd)
 
@@ -900,9 +900,9 @@ typedef int (VerbsRecvPostProc)(void *target, struct ibv_recv_wr *wrs,
 	struct ibv_recv_wr **bad);
 MODULE_SCOPE int	VerbsParseSgList(Tcl_Interp *interp,
 			    Tcl_Obj *listObj, struct ibv_sge **sgePtr,
-			    int *numPtr);
-MODULE_SCOPE int	VerbsCheckInline(Tcl_Interp *interp, const char *key,
-			    const struct ibv_sge *sge, int n);
+			    int *numPtr, int *nonHostPtr);
+MODULE_SCOPE int	VerbsNotHostError(Tcl_Interp *interp, const char *key,
+			    int index, const struct ibv_sge *sge);
 MODULE_SCOPE int	VerbsPostRecv(Tcl_Interp *interp, VerbsObj *objPtr,
 			    int n, Tcl_Obj *const wrObjs[],
 			    VerbsRecvPostProc *post, void *target,
@@ -946,7 +946,8 @@ MODULE_SCOPE VerbsGetProc VerbsMrPd;
 MODULE_SCOPE VerbsPd *	VerbsMrPdOf(VerbsMr *m);
 MODULE_SCOPE uint64_t	VerbsMrBase(VerbsMr *m);
 MODULE_SCOPE int	VerbsMrSge(Tcl_Interp *interp, Tcl_Obj *const parts[3],
-			    struct ibv_sge *sge, VerbsMr **mrPtr);
+			    struct ibv_sge *sge, VerbsMr **mrPtr, int keys);
+MODULE_SCOPE int	VerbsMrHost(const VerbsMr *m);
 
 /*
  * An option whose value is one SGE, {MR OFFSET LENGTH}: the VF_PARSE rows

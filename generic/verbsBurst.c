@@ -864,9 +864,8 @@ SendBurst(
 		a.count != VERBS_NOT_GIVEN ? "-sge" : "-count", NULL,
 		"send_burst needs -count and -sge");
     }
-    if (a.inline_ && VerbsCheckInline(interp, "-sge", &a.sge.sge, 1)
-	    != TCL_OK) {
-	return TCL_ERROR;
+    if (a.inline_ && a.sge.sge.length > 0 && !VerbsMrHost(a.sge.mr)) {
+	return VerbsNotHostError(interp, "-sge", 0, &a.sge.sge);
     }
     if (one || Tcl_ListObjLength(NULL, qpsObj, &nqp) != TCL_OK
 	    || nqp < 1) {

@@ -760,10 +760,12 @@ VerbsQpLatency(
 	return VerbsArgError(interp, "-remote_addr", NULL, "rdma_write to a "
 		"remote peer needs -remote_addr and -rkey of its buffer");
     }
-    if (a.inline_ && (VerbsCheckInline(interp, "-sge", &a.sge.sge, 1)
-	    != TCL_OK || (a.peer && VerbsCheckInline(interp, "-peer_sge",
-	    &a.peer_sge.sge, 1) != TCL_OK))) {
-	return TCL_ERROR;
+    if (a.inline_ && a.sge.sge.length > 0 && !VerbsMrHost(a.sge.mr)) {
+	return VerbsNotHostError(interp, "-sge", 0, &a.sge.sge);
+    }
+    if (a.inline_ && a.peer && a.peer_sge.sge.length > 0
+	    && !VerbsMrHost(a.peer_sge.mr)) {
+	return VerbsNotHostError(interp, "-peer_sge", 0, &a.peer_sge.sge);
     }
     if (LatSides(interp, &l, &a) != TCL_OK) {
 	return TCL_ERROR;

@@ -317,9 +317,12 @@ VerbsMrRange(
  *	three words (VerbsMrSge, for a list already split), or valueObj the
  *	value of option KEY (VerbsParseSge, the VerbsSetProc of a
  *	VerbsSgeArg: "bad KEY "VALUE": must be {mr offset length}").  The
- *	range must lie inside the MR.  Where no MR is asked for (mrPtr
- *	NULL: the SGEs of work requests), the first word may also name an
- *	object whose type has an sgeProc, which fills the SGE.
+ *	range must lie inside the MR.  With keys (the SGEs of work
+ *	requests) the first word may also name an object whose type has an
+ *	sgeProc, which fills the SGE (*mrPtr is then NULL).
+ *	VerbsMrHost: whether an MR's SGEs are addresses of its host buffer,
+ *	which the CPU may read (not an MR made with -iova, nor one of device
+ *	memory, imported or null: those the device alone reads).
  *
  * Results:
  *	A standard Tcl result; the MR in *mrPtr when mrPtr is not NULL.
@@ -335,17 +338,22 @@ VerbsMrSge(
     Tcl_Interp *interp,
     Tcl_Obj *const parts[3],
     struct ibv_sge *sge,
-    VerbsMr **mrPtr)
+    VerbsMr **mrPtr,
+    int keys)			/* A provider's key may stand for the MR. */
 {
-    VerbsObj *keyPtr;
+    VerbsObj *o = VerbsObjFind(interp, parts[0]);
     VerbsMr *m;
     size_t off, len = 0;
 
-    if (mrPtr == NULL && (keyPtr = VerbsObjFind(interp, parts[0])) != NULL
-	    && keyPtr->typePtr->sgeProc != NULL) {
-	return keyPtr->typePtr->sgeProc(interp, keyPtr, parts + 1, sge);
+    if (keys && o != NULL && o->typePtr->sgeProc != NULL) {
+	if (mrPtr) {
+	    *mrPtr = NULL;
+	}
+	return o->typePtr->sgeProc(interp, o, parts + 1, sge);
     }
-    m = (VerbsMr *) VerbsObjGet(interp, parts[0], &verbsMrClass);
+    /* One lookup on the common path; VerbsObjGet for the error. */
+    m = (o != NULL && o->typePtr == &verbsMrClass) ? (VerbsMr *) o
+	    : (VerbsMr *) VerbsObjGet(interp, parts[0], &verbsMrClass);
     if (m == NULL || VerbsMrRange(interp, m, parts[1], parts[2], &off, &len)
 	    != TCL_OK) {
 	return TCL_ERROR;
@@ -377,7 +385,14 @@ VerbsParseSge(
 		Tcl_GetString(valueObj));
     }
     a->valueObj = valueObj;
-    return VerbsMrSge(interp, parts, &a->sge, &a->mr);
+    return VerbsMrSge(interp, parts, &a->sge, &a->mr, 0);
+}
+
+int
+VerbsMrHost(
+    const VerbsMr *m)
+{
+    return m->buf != NULL && !m->hasIova;
 }
 
 /*

@@ -666,7 +666,7 @@ PdAdviseMr(
     if (VerbsGetEnum(interp, advices, "advice", objv[2], &advice) != TCL_OK
 	    || VerbsParseOptions(interp, objc, objv, 4, options, &args)
 	    != TCL_OK
-	    || VerbsParseSgList(interp, objv[3], &sge, &n) != TCL_OK) {
+	    || VerbsParseSgList(interp, objv[3], &sge, &n, NULL) != TCL_OK) {
 	return TCL_ERROR;
     }
     if (n == 0) {

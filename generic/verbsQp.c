@@ -1515,47 +1515,40 @@ InsideSomeMr(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsCheckInline --
+ * VerbsNotHostError --
  *
  *	Inline data (and an atomic_write's 8 bytes) is copied by the CPU
  *	(the provider's post or this package's wr_post) from each SGE's
- *	address, so every SGE of an inline send must lie in the host buffer
- *	of a live MR of the interpreter.  The addresses of an MR registered with -iova, of a
- *	device memory, imported or null MR, and of a provider's indirect
- *	key (an mkey) are the device's alone: copying from one would read
- *	wherever that number points in this process.
+ *	address, so such an SGE must lie in the host buffer of a live MR of
+ *	the interpreter (VerbsParseSgList and VerbsMrHost tell).  The
+ *	addresses of an MR registered with -iova, of a device memory,
+ *	imported or null MR, and of a provider's indirect key (an mkey) are
+ *	the device's alone: copying from one would read wherever that
+ *	number points in this process.  This is the error that says so of
+ *	SGE index.
  *
  * Results:
- *	A standard Tcl result; an error names the SGE by its index.
+ *	TCL_ERROR.
  *
  * Side effects:
- *	None.
+ *	Sets the interp's result and errorCode.
  *
  *----------------------------------------------------------------------
  */
 
 int
-VerbsCheckInline(
+VerbsNotHostError(
     Tcl_Interp *interp,
     const char *key,		/* The option or key in errors. */
-    const struct ibv_sge *sge,
-    int n)
+    int index,
+    const struct ibv_sge *sge)
 {
-    int i;
-
-    for (i = 0; i < n; i++) {
-	if (sge[i].length > 0 && !InsideSomeMr(interp, sge[i].addr,
-		sge[i].length, 1)) {
-	    return VerbsArgError(interp, key, NULL, "sge %d (address "
-		    "0x%llx, %u bytes) is not in the host buffer of a memory "
-		    "region of this interpreter: the CPU copies inline data "
-		    "and an atomic_write's 8 bytes (an MR made with -iova, a "
-		    "device memory, imported or null MR, or an mkey, is read "
-		    "by the device alone)", i, (unsigned long long) sge[i].addr,
-		    sge[i].length);
-	}
-    }
-    return TCL_OK;
+    return VerbsArgError(interp, key, NULL, "sge %d (address 0x%llx, %u "
+	    "bytes) is not in the host buffer of a memory region of this "
+	    "interpreter: the CPU copies inline data and an atomic_write's 8 "
+	    "bytes (an MR made with -iova, a device memory, imported or null "
+	    "MR, or an mkey, is read by the device alone)", index,
+	    (unsigned long long) sge->addr, sge->length);
 }
 
 /*
@@ -1640,11 +1633,15 @@ static const VerbsStruct sgeStruct = {"sge key", sgeFields};
  * VerbsParseSgList --
  *
  *	A work request's sg_list: each element {MR OFFSET LENGTH} (checked
- *	against the MR's bounds) or a dict {addr A length L lkey K}.
+ *	against the MR's bounds; or a provider's key, VerbsMrSge) or a dict
+ *	{addr A length L lkey K}.  With nonHostPtr, also which SGE is the
+ *	first whose bytes the CPU may not read (VerbsNotHostError), known
+ *	as each is parsed.
  *
  * Results:
  *	A standard Tcl result; *sgePtr is a ckalloc'ed array (NULL when
- *	the list is empty) the caller frees.
+ *	the list is empty) the caller frees; *nonHostPtr that SGE's index,
+ *	or -1.
  *
  * Side effects:
  *	Allocates.
@@ -1657,14 +1654,19 @@ VerbsParseSgList(
     Tcl_Interp *interp,
     Tcl_Obj *listObj,
     struct ibv_sge **sgePtr,
-    int *numPtr)
+    int *numPtr,
+    int *nonHostPtr)		/* Or NULL. */
 {
     Tcl_Obj **elems, **parts;
     Tcl_Size n, i, nparts;
     struct ibv_sge *sge;
+    int host;
 
     *sgePtr = NULL;
     *numPtr = 0;
+    if (nonHostPtr) {
+	*nonHostPtr = -1;
+    }
     if (Tcl_ListObjGetElements(NULL, listObj, &n, &elems) != TCL_OK) {
 	return VerbsArgError(interp, "sg_list", listObj,
 		"bad sg_list \"%s\": must be a list of {mr offset length}",
@@ -1680,9 +1682,12 @@ VerbsParseSgList(
 	    nparts = -1;
 	}
 	if (nparts == 3) {
-	    if (VerbsMrSge(interp, parts, &sge[i], NULL) != TCL_OK) {
+	    VerbsMr *m;
+
+	    if (VerbsMrSge(interp, parts, &sge[i], &m, 1) != TCL_OK) {
 		goto error;
 	    }
+	    host = m && VerbsMrHost(m);
 	} else if (nparts == 6) {
 	    struct ibv_sge d = {0, 0, 0};
 
@@ -1697,11 +1702,16 @@ VerbsParseSgList(
 		goto error;
 	    }
 	    sge[i] = d;
+	    host = nonHostPtr == NULL
+		    || InsideSomeMr(interp, d.addr, d.length, 1);
 	} else {
 	    VerbsArgError(interp, "sg_list", elems[i],
 		    "bad sge \"%s\": must be {mr offset length} or "
 		    "{addr A length L lkey K}", Tcl_GetString(elems[i]));
 	    goto error;
+	}
+	if (nonHostPtr && *nonHostPtr < 0 && !host && sge[i].length > 0) {
+	    *nonHostPtr = (int) i;
 	}
     }
     *sgePtr = sge;
@@ -1909,6 +1919,7 @@ ParseSendWr(
     SendWrArgs a;
     uint64_t given = 0;
     VerbsAh *ah;
+    int nonHost = -1;
 
     memset(wr, 0, sizeof(*wr));
     memset(&a, 0, sizeof(a));
@@ -1932,12 +1943,14 @@ ParseSendWr(
 	wr->imm_data = htonl(a.imm_data);
     }
     if (a.sg_list && VerbsParseSgList(interp, a.sg_list, &wr->sg_list,
-	    &wr->num_sge) != TCL_OK) {
+	    &wr->num_sge, &nonHost) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if ((wr->send_flags & IBV_SEND_INLINE) && VerbsCheckInline(interp,
-	    "sg_list", wr->sg_list, wr->num_sge) != TCL_OK) {
-	return TCL_ERROR;
+    if (nonHost >= 0 && ((wr->send_flags & IBV_SEND_INLINE)
+	    || wr->opcode == IBV_WR_ATOMIC_WRITE)) {
+	/* The CPU copies these bytes: from an MR's host buffer only. */
+	return VerbsNotHostError(interp, "sg_list", nonHost,
+		&wr->sg_list[nonHost]);
     }
 
     if ((int) wr->opcode == VERBS_WR_FLUSH) {
@@ -2009,7 +2022,7 @@ ParseRecvWr(
     wr->wr_id = a.wr_id;
     if (a.sg_list) {
 	return VerbsParseSgList(interp, a.sg_list, &wr->sg_list,
-		&wr->num_sge);
+		&wr->num_sge, NULL);
     }
     return TCL_OK;
 }
@@ -2524,11 +2537,6 @@ WrCheckOps(
 		|| wrs[i].sg_list[0].length != 8)) {
 	    return VerbsArgError(interp, "sg_list", NULL, "an atomic_write "
 		    "work request writes the 8 bytes of one sge");
-	}
-	if (wrs[i].opcode == IBV_WR_ATOMIC_WRITE && VerbsCheckInline(interp,
-		"sg_list", wrs[i].sg_list, 1) != TCL_OK) {
-	    /* ibv_wr_atomic_write takes the 8 bytes from its address. */
-	    return TCL_ERROR;
 	}
     }
     return TCL_OK;

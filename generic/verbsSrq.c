@@ -596,7 +596,7 @@ ParseOp(
 	op->tm.add.tag = a.tag;
 	op->tm.add.mask = a.mask;
 	return a.sg_list ? VerbsParseSgList(interp, a.sg_list,
-		&op->tm.add.sg_list, &op->tm.add.num_sge) : TCL_OK;
+		&op->tm.add.sg_list, &op->tm.add.num_sge, NULL) : TCL_OK;
     }
     if (a.opcode == IBV_WR_TAG_DEL) {
 	/*
