@@ -262,9 +262,10 @@ Mlx5NotSupported(
  *
  *	Mlx5GetContext: the context object named by nameObj, which DevX
  *	must reach (Mlx5DevxOn: an mlx5 device's or a VFIO one; call names
- *	the libmlx5 entry point about to be used, for the error).  Mlx5ContextOf: the context an object belongs
- *	to (up its parents), or NULL.  Mlx5ContextState: a context's mlx5
- *	state, made on first use.
+ *	the libmlx5 entry point about to be used, for the error).
+ *	Mlx5ContextOf: the context an object belongs to (up its parents),
+ *	or NULL.  Mlx5ContextState: a context's mlx5 state, made on first
+ *	use.
  *
  * Results:
  *	See above.

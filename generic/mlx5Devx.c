@@ -30,10 +30,10 @@
  */
 
 #include "mlx5.h"
-#include <sys/mman.h>
 #include "mlx5Prm.h"
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -554,8 +554,8 @@ ObjNumber(
  *
  *	The live object of context c that the firmware knows as number
  *	value of the kind, other than self: DevX objects, UARs, UMEMs and
- *	DevX EQs (children of the context) first, then verbs objects (the context's
- *	PDs and CQs, and the PDs' QPs and SRQs).
+ *	DevX EQs (children of the context) first, then verbs objects (the
+ *	context's PDs and CQs, and the PDs' QPs and SRQs).
  *
  * Results:
  *	The object, or NULL.

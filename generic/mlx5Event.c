@@ -617,7 +617,7 @@ ChannelSubscribeFd(
 	VERBS_FIELD_END
     };
     SubArgs a = {0, 0, NULL, NULL};
-    VerbsObj *efd = VerbsObjFind(interp, objv[2]);
+    VerbsObj *efd;
     uint64_t fd;
     int err;
 
@@ -625,6 +625,7 @@ ChannelSubscribeFd(
 	Tcl_WrongNumArgs(interp, 2, objv, "fd -event n ?-object devx?");
 	return TCL_ERROR;
     }
+    efd = VerbsObjFind(interp, objv[2]);
     if (VerbsParseOptions(interp, objc, objv, 3, options, &a) != TCL_OK
 	    || SubObject(interp, objPtr, a.object) != TCL_OK) {
 	return TCL_ERROR;

@@ -1320,21 +1320,24 @@ ContextQuery(
 {
     static const struct QueryRow {
 	const char *name;
-	int nargs;		/* 0, 1 (PORT), 2 (PORT INDEX) or 3 (PORT
-				 * PKEY: two words, the second a P_Key). */
+	int nargs;		/* 0, 1 (PORT) or 2 (PORT, then a second). */
 	QueryProc *proc;
+	const char *second;	/* The second word's key in errors, */
+	const char *usage;	/* in the usage, */
+	uint64_t max;		/* its largest value. */
     } queries[] = {
-	{"device", 0, QueryDevice}, {"device_ex", 0, QueryDeviceEx},
-	{"gid", 2, QueryGid}, {"gid_entry", 2, QueryGidEntry},
-	{"gid_table", 0, QueryGidTableRow}, {"pkey", 2, QueryPkey},
-	{"pkey_index", 3, QueryPkeyIndex},
-	{"port", 1, QueryPort}, {"port_speed", 1, QueryPortSpeed},
-	{"rt_values", 0, QueryRtValues},
-	{NULL, 0, NULL}
+	{"device", 0, QueryDevice, NULL, NULL, 0},
+	{"device_ex", 0, QueryDeviceEx, NULL, NULL, 0},
+	{"gid", 2, QueryGid, "index", " INDEX", INT32_MAX},
+	{"gid_entry", 2, QueryGidEntry, "index", " INDEX", INT32_MAX},
+	{"gid_table", 0, QueryGidTableRow, NULL, NULL, 0},
+	{"pkey", 2, QueryPkey, "index", " INDEX", INT32_MAX},
+	{"pkey_index", 2, QueryPkeyIndex, "pkey", " PKEY", UINT16_MAX},
+	{"port", 1, QueryPort, NULL, NULL, 0},
+	{"port_speed", 1, QueryPortSpeed, NULL, NULL, 0},
+	{"rt_values", 0, QueryRtValues, NULL, NULL, 0},
+	{NULL, 0, NULL, NULL, NULL, 0}
     };
-    static const char *const argNames[] = {"", " PORT", " PORT INDEX",
-	" PORT PKEY"};
-    static const int words[] = {0, 1, 2, 2};
     const struct QueryRow *q;
     int index;
     uint64_t port = 0, idx = 0;
@@ -1344,8 +1347,9 @@ ContextQuery(
 	return TCL_ERROR;
     }
     q = &queries[index];
-    if (objc - 3 != words[q->nargs]) {
-	Tcl_Obj *usage = Tcl_ObjPrintf("%s%s", q->name, argNames[q->nargs]);
+    if (objc - 3 != q->nargs) {
+	Tcl_Obj *usage = Tcl_ObjPrintf("%s%s%s", q->name,
+		q->nargs >= 1 ? " PORT" : "", q->nargs == 2 ? q->usage : "");
 
 	Tcl_IncrRefCount(usage);
 	Tcl_WrongNumArgs(interp, 2, objv, Tcl_GetString(usage));
@@ -1356,11 +1360,7 @@ ContextQuery(
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (q->nargs == 2 && VerbsGetUInt(interp, "index", objv[4], INT32_MAX,
-	    &idx) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    if (q->nargs == 3 && VerbsGetUInt(interp, "pkey", objv[4], UINT16_MAX,
+    if (q->nargs == 2 && VerbsGetUInt(interp, q->second, objv[4], q->max,
 	    &idx) != TCL_OK) {
 	return TCL_ERROR;
     }
