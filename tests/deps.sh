@@ -1,14 +1,14 @@
 #!/bin/sh
-# deps.sh ?build|vm|tcl9|next|all? --
+# deps.sh ?build|vm|tcl9|next|upstream|all? --
 #
 # Installs the Debian packages the build and the host's test run (build),
 # the Soft-RoCE VM harness and the tests in it (vm), the Tcl 9 build of
-# make test-tcl9 (tcl9) and the stack of make test-next (next) need, when
-# they are missing.  tcl-expect drives the examples and the C tools they
-# talk to (tests/expect.tcl); rdmacm-utils has rdma_server and
-# rdma_client; tcl-thread is the Thread package of thread.test.  Does
-# nothing when all are
-# present; needs root (or sudo) otherwise.
+# make test-tcl9 (tcl9), the stack of make test-next (next) and make
+# test-upstream (upstream) need, when they are missing.  tcl-expect
+# drives the examples and the C tools they talk to (tests/expect.tcl);
+# rdmacm-utils has rdma_server and rdma_client; tcl-thread is the Thread
+# package of thread.test.  Does nothing when all are present; needs root
+# (or sudo) otherwise.
 set -eu
 
 build="gcc make pkg-config tcl8.6 tcl8.6-dev libibverbs-dev librdmacm-dev
@@ -33,13 +33,17 @@ tcl9="gcc make zlib1g-dev zip"
 # libnl), the orig tarball (curl), the zstd-packed kernel.
 next="gcc make cmake ninja-build pkg-config libnl-3-dev libnl-route-3-dev
       python3 curl zstd"
+# make test-upstream (tests/upstream.sh): rdma-core's own suite over the
+# default lane's pyverbs, and what builds the next lane's pyverbs.
+upstream="python3-pyverbs python3-dev cython3 cmake ninja-build"
 
 case ${1:-all} in
 build) want=$build ;;
 vm) want=$vm ;;
 tcl9) want=$tcl9 ;;
 next) want=$next ;;
-*) want="$build $vm $tcl9 $next" ;;
+upstream) want=$upstream ;;
+*) want="$build $vm $tcl9 $next $upstream" ;;
 esac
 
 missing=

@@ -34,7 +34,9 @@
 # The last line is "N passed, N failed, N skipped", summed over the host
 # and VM runs, after a line per run labelled "next: ...".  With the
 # argument "build" it only fetches and builds the stack and prints the
-# rdma-core prefix.
+# rdma-core prefix; with "fuzz" it runs the fuzzer on the stack (make
+# fuzz-next), with "upstream" rdma-core's own suite and its twins
+# (tests/upstream.sh, make test-upstream).
 #
 # Environment: VERBS_RDMA_CORE_CACHE (default build/rdma-core-65 of the
 # source tree), VERBS_NEXT_SUITE (default forky), VERBS_VM_MIRROR (the
@@ -179,5 +181,9 @@ export VERBS_LANE_INFO="kernel $kver, rdma-core $rcver, Tcl $("$tclsh" <<<'puts 
 # make fuzz-next: the fuzzer on this stack (tests/fuzz/run.sh next).
 if [ "${1:-}" = fuzz ]; then
     cd "$src" && TCLSH=$tclsh DEVICE= exec "$src/tests/fuzz/run.sh" next
+fi
+# make test-upstream: rdma-core's own suite and its twins on this stack.
+if [ "${1:-}" = upstream ]; then
+    TCLSH=$tclsh exec "$src/tests/upstream.sh" next
 fi
 TCLSH=$tclsh DEVICE= TESTFLAGS=${TESTFLAGS:-} exec "$src/tests/run-tests.sh" all
