@@ -197,11 +197,38 @@ typedef struct VerbsDm {
     int imported;		/* Closing only unimports. */
 } VerbsDm;
 
+/*
+ * A buffer from the provider's allocator (verbsBuf.c), which MRs on it
+ * hold.
+ */
+
+typedef struct VerbsBuf {
+    VerbsObj obj;
+    void *buf;			/* struct ibv_buf *, where it exists. */
+    unsigned char *addr;
+    size_t size;
+} VerbsBuf;
+
+/*
+ * A DMA handle (verbsDmah.c).  attrs holds the attributes given, as a
+ * dict.
+ */
+
+typedef struct VerbsDmah {
+    VerbsObj obj;
+    void *dmah;			/* struct ibv_dmah *, where it exists. */
+    Tcl_Obj *attrs;
+} VerbsDmah;
+
 typedef struct VerbsMr {
     VerbsObj obj;
     struct ibv_mr *mr;
-    unsigned char *buf;		/* Page-aligned buffer owned by the MR, or
-				 * NULL: a null, imported or DM MR. */
+    unsigned char *buf;		/* Page-aligned buffer owned by the MR (or
+				 * within bufObj's), or NULL: a null,
+				 * imported or DM MR. */
+    VerbsBuf *bufObj;		/* A buffer MR: the buffer (referenced). */
+    VerbsDmah *dmah;		/* The DMA handle it was registered with
+				 * (referenced), or NULL. */
     VerbsDm *dm;		/* A DM MR: its device memory (referenced),
 				 * dmOffset where the MR starts in it. */
     uint64_t dmOffset;
@@ -771,7 +798,7 @@ MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
  */
 
 #define VERBS_TYPES(X) \
-    X(Ah) X(Channel) X(CmChannel) X(CmdComp) X(CmId) X(Context) \
+    X(Ah) X(Buf) X(Channel) X(CmChannel) X(CmdComp) X(CmId) X(Context) \
     X(Counters) X(Cq) X(CryptoLogin) X(Dek) X(Devx) X(Dm) X(Dmah) \
     X(DmOp) X(DrAction) X(DrDomain) X(DrMatcher) X(DrRule) X(DrTable) \
     X(Eq) X(EventChannel) X(EventFd) X(Flow) X(FlowAction) X(Matcher) \

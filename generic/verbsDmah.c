@@ -15,16 +15,6 @@
 #include <errno.h>
 #include <string.h>
 
-/*
- * A DMA handle object.  attrs holds the attributes given, as a dict.
- */
-
-typedef struct VerbsDmah {
-    VerbsObj obj;
-    void *dmah;			/* struct ibv_dmah *, where it exists. */
-    Tcl_Obj *attrs;
-} VerbsDmah;
-
 static Tcl_ObjCmdProc DmahCreateCmd;
 
 static const VerbsMethod dmahMethods[] = {

@@ -83,6 +83,29 @@ static Tcl_ObjCmdProc MrCreateCmd, MrDmabufCmd, MrImplicitCmd, MrImportCmd,
 static int	DmMrNew(Tcl_Interp *interp, VerbsPd *p, VerbsDm *d,
 		    uint64_t offset, size_t length, int access,
 		    Tcl_Obj *nameObj);
+
+/*
+ * What ibv_reg_mr_ex is asked to register (MrRegEx): the address (with
+ * hasAddr, which an implicit MR gives as NULL), an IOVA unless NO_IOVA, a
+ * dma-buf's fd (unless -1) and offset, a DMA handle and a buffer of the
+ * provider's where given.
+ */
+
+typedef struct {
+    void *addr;
+    int hasAddr;
+    size_t length;
+    int access;
+    uint64_t iova;
+    int fd;
+    uint64_t fdOffset;
+    VerbsDmah *dmah;
+    VerbsBuf *buf;
+} MrExSpec;
+
+static int	MrOwnNew(Tcl_Interp *interp, VerbsPd *p, VerbsObj *parent,
+		    size_t length, int access, Tcl_Obj *nameObj,
+		    VerbsMr **mrPtr, uint64_t iova, int ex, VerbsDmah *dmah);
 static VerbsGetProc MrAddr;
 
 static const VerbsCommand mrCommands[] = {
@@ -160,11 +183,17 @@ MrFree(
 
     if (m->imported) {
 	ibv_unimport_mr(m->mr);
-    } else if (ibv_dereg_mr(m->mr) == 0) {
+    } else if (ibv_dereg_mr(m->mr) == 0 && m->bufObj == NULL) {
 	free(m->buf);
     }
     if (m->dm) {
 	VerbsObjRelease(&m->dm->obj);
+    }
+    if (m->bufObj) {
+	VerbsObjRelease(&m->bufObj->obj);
+    }
+    if (m->dmah) {
+	VerbsObjRelease(&m->dmah->obj);
     }
 }
 
@@ -535,6 +564,141 @@ VerbsMrNew(
     VerbsMr **mrPtr,
     uint64_t iova)		/* NO_IOVA: the buffer's address. */
 {
+    return MrOwnNew(interp, p, parent, length, access, nameObj, mrPtr, iova,
+	    0, NULL);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrRegEx --
+ *
+ *	ibv_reg_mr_ex (rdma-core 59 and later) of what s describes: each
+ *	part given sets its bit of the comp_mask.  Built against an older
+ *	libibverbs, a refusal.
+ *
+ * Results:
+ *	A standard Tcl result; the MR in *mrPtr.
+ *
+ * Side effects:
+ *	Registers the memory.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MrRegEx(
+    Tcl_Interp *interp,
+    VerbsPd *p,
+    const MrExSpec *s,
+    struct ibv_mr **mrPtr)
+{
+#ifdef HAVE_IBV_REG_MR_EX
+    struct ibv_mr_init_attr in;
+
+    memset(&in, 0, sizeof(in));
+    in.length = s->length;
+    in.access = s->access;
+    if (s->hasAddr) {
+	in.comp_mask |= IBV_REG_MR_MASK_ADDR;
+	in.addr = s->addr;
+    }
+    if (s->iova != NO_IOVA) {
+	in.comp_mask |= IBV_REG_MR_MASK_IOVA;
+	in.iova = s->iova;
+    }
+    if (s->fd >= 0) {
+	in.comp_mask |= IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET;
+	in.fd = s->fd;
+	in.fd_offset = s->fdOffset;
+    }
+    if (s->dmah) {
+	in.comp_mask |= IBV_REG_MR_MASK_DMAH;
+	in.dmah = (struct ibv_dmah *) s->dmah->dmah;
+    }
+#ifdef HAVE_IBV_ALLOC_BUF
+    if (s->buf) {
+	in.comp_mask |= IBV_REG_MR_MASK_BUF;
+	in.buf = (struct ibv_buf *) s->buf->buf;
+    }
+#endif
+    *mrPtr = ibv_reg_mr_ex(p->pd, &in);
+    if (*mrPtr == NULL) {
+	return VerbsSysError(interp, "ibv_reg_mr_ex", &p->obj, NULL, errno);
+    }
+    return TCL_OK;
+#else
+    (void) s;
+    *mrPtr = NULL;
+    return VerbsSysError(interp, "ibv_reg_mr_ex", &p->obj,
+	    "needs rdma-core 59 or later", EOPNOTSUPP);
+#endif
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrHold --
+ *
+ *	An MR's references on the buffer and the DMA handle it was
+ *	registered with.
+ *
+ * Results:
+ *	None.
+ *
+ * Side effects:
+ *	Retains both (where given).
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+MrHold(
+    VerbsMr *m,
+    VerbsBuf *b,
+    VerbsDmah *dmah)
+{
+    if (b) {
+	m->bufObj = b;
+	VerbsObjRetain(&b->obj);
+    }
+    if (dmah) {
+	m->dmah = dmah;
+	VerbsObjRetain(&dmah->obj);
+    }
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrOwnNew --
+ *
+ *	An MR on a zeroed page-aligned buffer of its own, registered with
+ *	ibv_reg_mr (at IOVA with ibv_reg_mr_iova), or with ibv_reg_mr_ex
+ *	when ex is set or a DMA handle is given.
+ *
+ * Results:
+ *	A standard Tcl result; the object in *mrPtr.
+ *
+ * Side effects:
+ *	Allocates and registers the buffer, creates the command.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MrOwnNew(
+    Tcl_Interp *interp,
+    VerbsPd *p,
+    VerbsObj *parent,
+    size_t length,
+    int access,
+    Tcl_Obj *nameObj,
+    VerbsMr **mrPtr,
+    uint64_t iova,		/* NO_IOVA: the buffer's address. */
+    int ex,
+    VerbsDmah *dmah)
+{
     VerbsMr *m;
     void *buf;
     struct ibv_mr *mr;
@@ -547,21 +711,30 @@ VerbsMrNew(
 	return VerbsSysError(interp, "posix_memalign", NULL, NULL, err);
     }
     memset(buf, 0, length);
-    /*
-     * The function, not verbs.h's macro of the same name (which turns
-     * into ibv_reg_mr_iova2): the same registration, through the entry
-     * point every rdma-core since 1.1 exports.
-     */
+    if (ex || dmah) {
+	MrExSpec s = {buf, 1, length, access, iova, -1, 0, dmah, NULL};
 
-    if (iova == NO_IOVA) {
-	mr = (ibv_reg_mr)(p->pd, buf, length, access);
+	if (MrRegEx(interp, p, &s, &mr) != TCL_OK) {
+	    free(buf);
+	    return TCL_ERROR;
+	}
     } else {
-	mr = ibv_reg_mr_iova(p->pd, buf, length, iova, access);
-    }
-    if (mr == NULL) {
-	err = errno;
-	free(buf);
-	return VerbsSysError(interp, "ibv_reg_mr", &p->obj, NULL, err);
+	/*
+	 * The function, not verbs.h's macro of the same name (which turns
+	 * into ibv_reg_mr_iova2): the same registration, through the entry
+	 * point every rdma-core since 1.1 exports.
+	 */
+
+	if (iova == NO_IOVA) {
+	    mr = (ibv_reg_mr)(p->pd, buf, length, access);
+	} else {
+	    mr = ibv_reg_mr_iova(p->pd, buf, length, iova, access);
+	}
+	if (mr == NULL) {
+	    err = errno;
+	    free(buf);
+	    return VerbsSysError(interp, "ibv_reg_mr", &p->obj, NULL, err);
+	}
     }
     m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
     m->mr = mr;
@@ -575,9 +748,80 @@ VerbsMrNew(
 	ckfree(m);
 	return TCL_ERROR;
     }
+    MrHold(m, NULL, dmah);
     if (mrPtr) {
 	*mrPtr = m;
     }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * MrBufNew --
+ *
+ *	An MR on LENGTH bytes from OFFSET of a provider's buffer
+ *	(ibv_reg_buf_mr; ibv_reg_mr_ex with the buffer when ex is set, an
+ *	IOVA or a DMA handle is given), which holds the buffer.  Whether
+ *	the range lies within the buffer and the buffer is the pd's is
+ *	libibverbs' to check.
+ *
+ * Results:
+ *	A standard Tcl result, the object's name.
+ *
+ * Side effects:
+ *	Registers the memory, creates the command.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MrBufNew(
+    Tcl_Interp *interp,
+    VerbsPd *p,
+    VerbsBuf *b,
+    uint64_t offset,
+    size_t length,
+    int access,
+    uint64_t iova,
+    int ex,
+    VerbsDmah *dmah,
+    Tcl_Obj *nameObj)
+{
+    unsigned char *addr = (unsigned char *) ((uintptr_t) b->addr + offset);
+    struct ibv_mr *mr = NULL;
+    VerbsMr *m;
+
+    if (ex || dmah || iova != NO_IOVA) {
+	MrExSpec s = {addr, 1, length, access, iova, -1, 0, dmah, b};
+
+	if (MrRegEx(interp, p, &s, &mr) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+    } else {
+#ifdef HAVE_IBV_ALLOC_BUF
+	mr = ibv_reg_buf_mr(p->pd, (struct ibv_buf *) b->buf, addr, length,
+		access);
+#endif
+	if (mr == NULL) {
+	    return VerbsSysError(interp, "ibv_reg_buf_mr", &p->obj, NULL,
+		    errno);
+	}
+    }
+    m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
+    m->mr = mr;
+    m->buf = addr;
+    m->length = length;
+    m->access = access;
+    m->hasIova = iova != NO_IOVA;
+    m->iova = m->hasIova ? iova : 0;
+    if (VerbsObjRegister(interp, &m->obj, &p->obj, nameObj) != TCL_OK) {
+	m->buf = NULL;		/* The buffer's, not the MR's to free. */
+	MrFree(&m->obj);
+	ckfree(m);
+	return TCL_ERROR;
+    }
+    MrHold(m, b, dmah);
     return TCL_OK;
 }
 
@@ -606,6 +850,7 @@ RegisterMr(
     uint64_t dmOffset,
     int imported,
     int access,
+    VerbsDmah *dmah,
     Tcl_Obj *nameObj)
 {
     VerbsMr *m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
@@ -624,6 +869,7 @@ RegisterMr(
 	m->dm = dm;
 	VerbsObjRetain(&dm->obj);
     }
+    MrHold(m, NULL, dmah);
     return TCL_OK;
 }
 
@@ -652,7 +898,7 @@ VerbsMrAdopt(
     int access,
     Tcl_Obj *nameObj)
 {
-    return RegisterMr(interp, p, mr, NULL, 0, 0, access, nameObj);
+    return RegisterMr(interp, p, mr, NULL, 0, 0, access, NULL, nameObj);
 }
 
 /*
@@ -701,7 +947,7 @@ DmMrNew(
     if (mr == NULL) {
 	return VerbsSysError(interp, "ibv_reg_dm_mr", &p->obj, NULL, errno);
     }
-    return RegisterMr(interp, p, mr, d, offset, 0, access, nameObj);
+    return RegisterMr(interp, p, mr, d, offset, 0, access, NULL, nameObj);
 }
 
 static int
@@ -725,7 +971,7 @@ MrImportCmd(
     if (mr == NULL) {
 	return VerbsSysError(interp, "ibv_import_mr", &p->obj, NULL, errno);
     }
-    return RegisterMr(interp, p, mr, NULL, 0, 1, 0, args.command);
+    return RegisterMr(interp, p, mr, NULL, 0, 1, 0, NULL, args.command);
 }
 
 /*
@@ -759,12 +1005,16 @@ MrDmabufCmd(
     typedef struct {
 	VerbsCreateHead head;
 	uint64_t access;
+	VerbsObj *dmah;
+	int ex;
 	uint32_t fd;
 	uint64_t iova, length, offset;
     } DmabufArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(DmabufArgs, access, VF_FLAGS, verbsAccessFlags, "flags"),
 	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(DmabufArgs, dmah, VF_OBJ, &verbsDmahClass, "dmah"),
+	VERBS_OPTION(DmabufArgs, ex, VF_BOOL, NULL, "bool"),
 	VERBS_OPTION_REQUIRED(DmabufArgs, fd, VF_UINT, NULL, INT32_MAX,
 		"fd:the dma-buf file descriptor"),
 	VERBS_OPTION(DmabufArgs, iova, VF_UINT, NULL, "addr"),
@@ -773,7 +1023,9 @@ MrDmabufCmd(
 	VERBS_OPTION(DmabufArgs, offset, VF_UINT, NULL, "offset"),
 	VERBS_FIELD_END
     };
-    DmabufArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, 0, 0, 0, 0};
+    DmabufArgs args = {
+	{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, NULL, 0, 0, 0, 0, 0
+    };
     struct ibv_mr *mr;
     VerbsPd *p;
 
@@ -783,14 +1035,29 @@ MrDmabufCmd(
 	return TCL_ERROR;
     }
     p = (VerbsPd *) args.head.parent;
-    mr = ibv_reg_dmabuf_mr(p->pd, args.offset, (size_t) args.length,
-	    args.iova, (int) args.fd, (int) args.access);
-    if (mr == NULL) {
-	return VerbsSysError(interp, "ibv_reg_dmabuf_mr", &p->obj, NULL,
-		errno);
+    if (VerbsCheckOwner(interp, "-dmah", args.dmah, p->obj.parent,
+	    "device context than the pd") != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (args.ex || args.dmah) {
+	MrExSpec s = {
+	    NULL, 0, (size_t) args.length, (int) args.access, args.iova,
+	    (int) args.fd, args.offset, (VerbsDmah *) args.dmah, NULL
+	};
+
+	if (MrRegEx(interp, p, &s, &mr) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+    } else {
+	mr = ibv_reg_dmabuf_mr(p->pd, args.offset, (size_t) args.length,
+		args.iova, (int) args.fd, (int) args.access);
+	if (mr == NULL) {
+	    return VerbsSysError(interp, "ibv_reg_dmabuf_mr", &p->obj, NULL,
+		    errno);
+	}
     }
     return RegisterMr(interp, p, mr, NULL, 0, 0, (int) args.access,
-	    args.head.command);
+	    (VerbsDmah *) args.dmah, args.head.command);
 }
 
 /*
@@ -819,21 +1086,33 @@ MrCreateCmd(
     typedef struct {
 	VerbsCreateHead head;
 	uint64_t access;
+	VerbsObj *buf;
+	uint64_t buf_offset;
 	VerbsObj *dm;
-	uint64_t dm_offset, iova, length;
+	uint64_t dm_offset;
+	VerbsObj *dmah;
+	int ex;
+	uint64_t iova, length;
     } MrArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(MrArgs, access, VF_FLAGS, verbsAccessFlags, "flags"),
 	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(MrArgs, buf, VF_OBJ, &verbsBufClass, "buf"),
+	VERBS_OPTION(MrArgs, buf_offset, VF_UINT, NULL, "offset"),
 	VERBS_OPTION(MrArgs, dm, VF_OBJ, &verbsDmClass, "dm"),
 	VERBS_OPTION(MrArgs, dm_offset, VF_UINT, NULL, "offset"),
+	VERBS_OPTION(MrArgs, dmah, VF_OBJ, &verbsDmahClass, "dmah"),
+	VERBS_OPTION(MrArgs, ex, VF_BOOL, NULL, "bool"),
 	VERBS_OPTION(MrArgs, iova, VF_UINT, NULL, "addr"),
 	VERBS_OPTION_REQUIRED(MrArgs, length, VF_UINT, NULL, INT32_MAX,
 		"bytes:the size of the region in bytes"),
 	VERBS_FIELD_END
     };
-    MrArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, NULL, 0, NO_IOVA,
-	    0};
+    MrArgs args = {
+	{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, NULL, 0, NULL, 0, NULL, 0,
+	NO_IOVA, 0
+    };
+    VerbsPd *p;
     VerbsMr *m;
 
     if (VerbsCreateArgs(interp, objc, objv, "pd", options, &args,
@@ -841,17 +1120,33 @@ MrCreateCmd(
 	    || VerbsCheckLength(interp, "-length", args.length) != TCL_OK) {
 	return TCL_ERROR;
     }
-    if (args.dm) {
-	return DmMrNew(interp, (VerbsPd *) args.head.parent,
-		(VerbsDm *) args.dm, args.dm_offset, (size_t) args.length,
-		(int) args.access, args.head.command);
+    p = (VerbsPd *) args.head.parent;
+    if (args.dm && (args.buf || args.dmah || args.ex)) {
+	const char *bad = args.buf ? "-buf" : args.dmah ? "-dmah" : "-ex";
+
+	return VerbsArgError(interp, bad, NULL, "%s does not go with -dm "
+		"(ibv_reg_dm_mr)", bad);
     }
-    if (VerbsMrNew(interp, (VerbsPd *) args.head.parent, args.head.parent,
-	    (size_t) args.length, (int) args.access, args.head.command, &m,
-	    args.iova) != TCL_OK) {
+    if (args.buf_offset && args.buf == NULL) {
+	return VerbsArgError(interp, "-buf_offset", NULL,
+		"-buf_offset needs -buf");
+    }
+    if (VerbsCheckOwner(interp, "-dmah", args.dmah, p->obj.parent,
+	    "device context than the pd") != TCL_OK) {
 	return TCL_ERROR;
     }
-    return TCL_OK;
+    if (args.dm) {
+	return DmMrNew(interp, p, (VerbsDm *) args.dm, args.dm_offset,
+		(size_t) args.length, (int) args.access, args.head.command);
+    }
+    if (args.buf) {
+	return MrBufNew(interp, p, (VerbsBuf *) args.buf, args.buf_offset,
+		(size_t) args.length, (int) args.access, args.iova, args.ex,
+		(VerbsDmah *) args.dmah, args.head.command);
+    }
+    return MrOwnNew(interp, p, &p->obj, (size_t) args.length,
+	    (int) args.access, args.head.command, &m, args.iova, args.ex,
+	    (VerbsDmah *) args.dmah);
 }
 
 /*
@@ -932,13 +1227,15 @@ MrImplicitCmd(
     typedef struct {
 	VerbsCreateHead head;
 	uint64_t access;
+	int ex;
     } ImplicitArgs;
     static const VerbsField options[] = {
 	VERBS_OPTION(ImplicitArgs, access, VF_FLAGS, verbsAccessFlags, "flags"),
 	VERBS_OPTION_COMMAND,
+	VERBS_OPTION(ImplicitArgs, ex, VF_BOOL, NULL, "bool"),
 	VERBS_FIELD_END
     };
-    ImplicitArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE};
+    ImplicitArgs args = {{NULL, NULL}, IBV_ACCESS_LOCAL_WRITE, 0};
     struct ibv_mr *mr;
     VerbsObj *o;
     VerbsPd *p;
@@ -950,10 +1247,18 @@ MrImplicitCmd(
     }
     p = (VerbsPd *) args.head.parent;
     access = (int) args.access | IBV_ACCESS_ON_DEMAND;
-    mr = ibv_reg_mr(p->pd, NULL, SIZE_MAX, access);
-    if (mr == NULL) {
-	return VerbsSysError(interp, "ibv_reg_mr", &p->obj, "implicit",
-		errno);
+    if (args.ex) {
+	MrExSpec s = {NULL, 1, SIZE_MAX, access, NO_IOVA, -1, 0, NULL, NULL};
+
+	if (MrRegEx(interp, p, &s, &mr) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+    } else {
+	mr = ibv_reg_mr(p->pd, NULL, SIZE_MAX, access);
+	if (mr == NULL) {
+	    return VerbsSysError(interp, "ibv_reg_mr", &p->obj, "implicit",
+		    errno);
+	}
     }
     o = VerbsObjWrap(interp, &verbsMrClass, offsetof(VerbsMr, mr), mr,
 	    &p->obj, args.head.command);
