@@ -276,6 +276,10 @@ proc ::vt::capable {script} {
     return $ok
 }
 
+# mrEx: libibverbs has ibv_reg_mr_ex (rdma-core 59 and later) and the
+# device registers through it.
+testConstraint mrEx [vt::capable {verbs::mr create $pd -length 4096 -ex 1}]
+
 # advise: the provider has ibv_advise_mr for ODP MRs (rdma-core's rxe
 # provider in newer versions; Debian 12's rdma-core 44 has none).
 testConstraint advise [expr {[testConstraint odp] && [vt::capable {
