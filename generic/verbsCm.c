@@ -44,7 +44,8 @@ static VerbsMethodProc CmChannelNotify, CmChannelWait, CmIdAccept, CmIdBind,
 	CmIdConnect, CmIdCreateQp, CmIdDisconnect, CmIdEstablish,
 	CmIdGetRemoteEce, CmIdGetRequest, CmIdInitQpAttr, CmIdJoinMulticast,
 	CmIdLeaveMulticast, CmIdListen, CmIdMigrate, CmIdReject,
-	CmIdResolveAddr, CmIdResolveRoute, CmIdSetLocalEce, CmIdSetOption;
+	CmIdQueryAddrInfo, CmIdResolveAddr, CmIdResolveAddrInfo,
+	CmIdResolveRoute, CmIdSetLocalEce, CmIdSetOption;
 
 static const VerbsMethod cmChannelMethods[] = {
     VERBS_METHOD_CGET,
@@ -89,9 +90,12 @@ static const VerbsMethod cmIdMethods[] = {
     {"leave_multicast", CmIdLeaveMulticast, 1, 1, "address"},
     {"listen", CmIdListen, 0, 1, "?backlog?"},
     {"migrate", CmIdMigrate, 0, 1, "?channel?"},
+    {"query_addrinfo", CmIdQueryAddrInfo, 0, 0, ""},
     {"reject", CmIdReject, 0, 2, "?-private_data bytes?"},
     {"resolve_addr", CmIdResolveAddr, 2, 6,
 	    "address port ?-src address? ?-timeout ms?"},
+    {"resolve_addrinfo", CmIdResolveAddrInfo, 0, -1,
+	    "?-node name? ?-service port? ?option value ...?"},
     {"resolve_route", CmIdResolveRoute, 0, 2, "?-timeout ms?"},
     {"set_local_ece", CmIdSetLocalEce, 1, 1, "ece"},
     {"set_option", CmIdSetOption, 2, 2, "option value"},
@@ -137,6 +141,10 @@ static const VerbsEnum cmEventNames[] = {
     {"multicast_error", RDMA_CM_EVENT_MULTICAST_ERROR},
     {"addr_change", RDMA_CM_EVENT_ADDR_CHANGE},
     {"timewait_exit", RDMA_CM_EVENT_TIMEWAIT_EXIT},
+#ifdef HAVE_RDMA_RESOLVE_ADDRINFO
+    {"addrinfo_resolved", RDMA_CM_EVENT_ADDRINFO_RESOLVED},
+    {"addrinfo_error", RDMA_CM_EVENT_ADDRINFO_ERROR},
+#endif
     {NULL, 0}
 };
 
@@ -2350,6 +2358,79 @@ GaiError(
  *----------------------------------------------------------------------
  */
 
+/*
+ * The hints of rdma_getaddrinfo, as verbs::cm getaddrinfo and $id
+ * resolve_addrinfo take them.
+ */
+
+typedef struct {
+    VerbsCreateHead head;
+    uint64_t family, flags;
+    Tcl_Obj *node;
+    uint64_t port_space, qp_type;
+    Tcl_Obj *service;
+} GaiArgs;
+
+static const VerbsField gaiOptions[] = {
+    VERBS_OPTION(GaiArgs, family, VF_ENUM, addrFamilies, "family"),
+    VERBS_OPTION(GaiArgs, flags, VF_FLAGS, raiFlags, "flags"),
+    VERBS_OPTION(GaiArgs, node, VF_TCLOBJ, NULL, "name"),
+    VERBS_OPTION(GaiArgs, port_space, VF_ENUM, cmPortSpaces, "space"),
+    VERBS_OPTION(GaiArgs, qp_type, VF_ENUM, verbsQpTypes, "type"),
+    VERBS_OPTION(GaiArgs, service, VF_TCLOBJ, NULL, "port"),
+    VERBS_FIELD_END
+};
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * GaiHints, AddrInfoList --
+ *
+ *	The rdma_addrinfo hints of the options parsed into a, with the node
+ *	and service (NULL when not given); a list of librdmacm's addrinfo
+ *	entries as dicts.
+ *
+ * Results:
+ *	See above.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static void
+GaiHints(
+    const GaiArgs *a,
+    struct rdma_addrinfo *hints,
+    const char **nodePtr,
+    const char **servicePtr)
+{
+    *nodePtr = a->node ? Tcl_GetString(a->node) : NULL;
+    *servicePtr = a->service ? Tcl_GetString(a->service) : NULL;
+    memset(hints, 0, sizeof(*hints));
+    hints->ai_flags = (int) a->flags;
+    hints->ai_family = (int) a->family;
+    hints->ai_qp_type = (int) a->qp_type;
+    hints->ai_port_space = (int) a->port_space;
+}
+
+static Tcl_Obj *
+AddrInfoList(
+    const struct rdma_addrinfo *res)
+{
+    Tcl_Obj *list = Tcl_NewObj();
+    const struct rdma_addrinfo *rai;
+    AddrInfoRec rec;
+
+    for (rai = res; rai; rai = rai->ai_next) {
+	AddrInfoToRec(rai, &rec);
+	Tcl_ListObjAppendElement(NULL, list,
+		VerbsStructToDict(&addrInfoStruct, &rec));
+    }
+    return list;
+}
+
 static int
 CmGetAddrInfoCmd(
     ClientData clientData VERBS_UNUSED,
@@ -2357,54 +2438,104 @@ CmGetAddrInfoCmd(
     int objc,
     Tcl_Obj *const objv[])
 {
-    typedef struct {
-	VerbsCreateHead head;
-	uint64_t family, flags;
-	Tcl_Obj *node;
-	uint64_t port_space, qp_type;
-	Tcl_Obj *service;
-    } GaiArgs;
-    static const VerbsField options[] = {
-	VERBS_OPTION(GaiArgs, family, VF_ENUM, addrFamilies, "family"),
-	VERBS_OPTION(GaiArgs, flags, VF_FLAGS, raiFlags, "flags"),
-	VERBS_OPTION(GaiArgs, node, VF_TCLOBJ, NULL, "name"),
-	VERBS_OPTION(GaiArgs, port_space, VF_ENUM, cmPortSpaces, "space"),
-	VERBS_OPTION(GaiArgs, qp_type, VF_ENUM, verbsQpTypes, "type"),
-	VERBS_OPTION(GaiArgs, service, VF_TCLOBJ, NULL, "port"),
-	VERBS_FIELD_END
-    };
     GaiArgs args;
-    struct rdma_addrinfo hints, *res, *rai;
-    AddrInfoRec rec;
-    Tcl_Obj *list;
+    struct rdma_addrinfo hints, *res;
     const char *node, *service;
     int ret;
 
     memset(&args, 0, sizeof(args));
-    if (VerbsCreateArgs(interp, objc, objv, "", options, &args, NULL)
+    if (VerbsCreateArgs(interp, objc, objv, "", gaiOptions, &args, NULL)
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
-    node = args.node ? Tcl_GetString(args.node) : NULL;
-    service = args.service ? Tcl_GetString(args.service) : NULL;
-    memset(&hints, 0, sizeof(hints));
-    hints.ai_flags = (int) args.flags;
-    hints.ai_family = (int) args.family;
-    hints.ai_qp_type = (int) args.qp_type;
-    hints.ai_port_space = (int) args.port_space;
+    GaiHints(&args, &hints, &node, &service);
     ret = rdma_getaddrinfo(node, service, &hints, &res);
     if (ret != 0) {
 	return GaiError(interp, ret, node ? node : service);
     }
-    list = Tcl_NewObj();
-    for (rai = res; rai; rai = rai->ai_next) {
-	AddrInfoToRec(rai, &rec);
-	Tcl_ListObjAppendElement(NULL, list,
-		VerbsStructToDict(&addrInfoStruct, &rec));
-    }
+    Tcl_SetObjResult(interp, AddrInfoList(res));
     rdma_freeaddrinfo(res);
-    Tcl_SetObjResult(interp, list);
     return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdResolveAddrInfo, CmIdQueryAddrInfo --
+ *
+ *	$id resolve_addrinfo ?-node NAME? ?-service PORT? ?option value
+ *	...?: rdma_getaddrinfo with those hints (the options of verbs::cm
+ *	getaddrinfo) done for the id (rdma_resolve_addrinfo, rdma-core 63
+ *	and later), its answer announced by an addrinfo_resolved event;
+ *	$id query_addrinfo then takes that answer (rdma_query_addrinfo), a
+ *	list of addrinfo dicts as verbs::cm getaddrinfo gives.  Neither
+ *	changes the id's state.  Built against an older librdmacm, both
+ *	check their arguments and refuse.
+ *
+ * Results:
+ *	A synchronous id's resolve_addrinfo returns its event; the query
+ *	the list.
+ *
+ * Side effects:
+ *	Resolves the name; the query frees librdmacm's answer.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmIdResolveAddrInfo(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    GaiArgs args;
+
+    memset(&args, 0, sizeof(args));
+    if (VerbsParseOptions(interp, objc, objv, 2, gaiOptions, &args)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+#ifdef HAVE_RDMA_RESOLVE_ADDRINFO
+    {
+	VerbsCmId *c = (VerbsCmId *) objPtr;
+	struct rdma_addrinfo hints;
+	const char *node, *service;
+
+	GaiHints(&args, &hints, &node, &service);
+	if (rdma_resolve_addrinfo(c->id, node, service, &hints) != 0) {
+	    return CallFailed(interp, c, "rdma_resolve_addrinfo",
+		    node ? node : service);
+	}
+	return SyncResult(interp, objPtr, 1);
+    }
+#else
+    return VerbsSysError(interp, "rdma_resolve_addrinfo", objPtr,
+	    "needs rdma-core 60 or later", EOPNOTSUPP);
+#endif
+}
+
+static int
+CmIdQueryAddrInfo(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[] VERBS_UNUSED)
+{
+#ifdef HAVE_RDMA_RESOLVE_ADDRINFO
+    struct rdma_addrinfo *res = NULL;
+
+    if (rdma_query_addrinfo(((VerbsCmId *) objPtr)->id, &res) != 0) {
+	return VerbsSysError(interp, "rdma_query_addrinfo", objPtr, NULL,
+		errno);
+    }
+    Tcl_SetObjResult(interp, AddrInfoList(res));
+    rdma_freeaddrinfo(res);
+    return TCL_OK;
+#else
+    return VerbsSysError(interp, "rdma_query_addrinfo", objPtr,
+	    "needs rdma-core 60 or later", EOPNOTSUPP);
+#endif
 }
 
 typedef struct {
