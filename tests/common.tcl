@@ -228,6 +228,112 @@ proc ::vt::pyverbsCalls {set} {
 	pyverbscalls pyverbscalls.tcl] $set $lib $pxdTarball $include] \n
 }
 
+# vt::players TYPE CQCMD --
+#	The two sides of rdma-core's traffic tests (tests/base.py's
+#	create_players with RCResources or UDResources): a client and a
+#	server, each with a context of its own on the test device, a PD, a
+#	CQ, an MR of 1024 bytes (40 more on UD, for the GRH) and a QP of TYPE
+#	(rc or ud; max_send_wr 1, max_recv_wr 1000, both queues on the CQ):
+#	RC ones connected to each other, UD ones in RTS.  CQCMD, a command
+#	prefix, makes the CQ: given the context, it returns a dict with cq
+#	(and whatever else it made).  Returns {CLIENT SERVER}, dicts of ctx pd
+#	cq mr qp grh (the GRH's size, 0 or 40) and CQCMD's keys.
+
+proc ::vt::players {type cqcmd} {
+    set sides {}
+    foreach name {client server} {
+	set ctx [verbs::context open $::vt::dev]
+	set s [dict merge [dict create ctx $ctx] [{*}$cqcmd $ctx]]
+	set pd [verbs::pd create $ctx]
+	set grh [expr {$type eq "ud" ? 40 : 0}]
+	dict set s pd $pd
+	dict set s grh $grh
+	dict set s mr [verbs::mr create $pd -length [expr {1024 + $grh}]]
+	dict set s qp [verbs::qp create $pd -send_cq [dict get $s cq] \
+	    -type $type -cap {max_send_wr 1 max_recv_wr 1000}]
+	lappend sides $s
+    }
+    lassign $sides c s
+    if {$type eq "rc"} {
+	set gidx [vt::gidIndex [dict get $c ctx]]
+	verbs::connect [dict get $c qp] [dict get $s qp] \
+	    -gid_index1 $gidx -gid_index2 $gidx
+    } else {
+	foreach side $sides {
+	    [dict get $side qp] to_init
+	    [dict get $side qp] to_rtr
+	    [dict get $side qp] to_rts
+	}
+    }
+    return $sides
+}
+
+# vt::traffic CLIENT SERVER ITERS ?POLL? --
+#	rdma-core's tests/utils.py traffic() between two vt::players sides:
+#	ITERS rounds of a signaled 1024-byte SEND from the client to the
+#	server and one back, each side's one receive re-posted after each
+#	message; 'c' from the client, 's' from the server (on UD from behind
+#	the GRH, through an AH to the port's own GID).  Each completion is
+#	checked (status, opcode, and a receive's byte_len) and each message
+#	byte for byte.  POLL, a command prefix given a side's dict, returns
+#	its next completion (default: the CQ's wait 1).  Returns what was
+#	wrong: an empty list when all went well.
+
+proc ::vt::traffic {client server iters {poll ::vt::pollOne}} {
+    foreach v {client server} {
+	set ctx [dict get [set $v] ctx]
+	set grh [dict get [set $v] grh]
+	if {$grh} {
+	    set gidx [vt::gidIndex $ctx]
+	    dict set $v ah [verbs::ah create [dict get [set $v] pd] [list \
+		port_num $::vt::port is_global 1 \
+		dlid [dict get [$ctx query port $::vt::port] lid] \
+		grh [list dgid [$ctx query gid $::vt::port $gidx] \
+		sgid_index $gidx hop_limit 1]]]
+	}
+	set recv($v) [list sg_list [list [list [dict get [set $v] mr] 0 \
+	    [expr {1024 + $grh}]]]]
+	[dict get [set $v] qp] post_recv $recv($v)
+    }
+    set bad {}
+    for {set i 0} {$i < $iters} {incr i} {
+	foreach {from to c} {client server c server client s} {
+	    set f [set $from]
+	    set t [set $to]
+	    set grh [dict get $f grh]
+	    [dict get $f mr] write 0 [string repeat $c [expr {1024 + $grh}]]
+	    set wr [list opcode send send_flags signaled \
+		sg_list [list [list [dict get $f mr] $grh 1024]]]
+	    if {$grh} {
+		lappend wr ah [dict get $f ah] \
+		    remote_qpn [[dict get $t qp] cget -qp_num] \
+		    remote_qkey 0x11111111
+	    }
+	    [dict get $f qp] post_send $wr
+	    set s [{*}$poll $f]
+	    set r [{*}$poll $t]
+	    [dict get $t qp] post_recv $recv($to)
+	    if {[dict get $s status] ne "success"
+		    || [dict get $s opcode] ne "send"} {
+		lappend bad "$i $from send: $s"
+	    }
+	    if {[dict get $r status] ne "success"
+		    || [dict get $r opcode] ne "recv"
+		    || [dict get $r byte_len] != 1024 + $grh} {
+		lappend bad "$i $to recv: $r"
+	    }
+	    if {[[dict get $t mr] read $grh 1024] ne [string repeat $c 1024]} {
+		lappend bad "$i $to data"
+	    }
+	}
+    }
+    return $bad
+}
+
+proc ::vt::pollOne {side} {
+    lindex [[dict get $side cq] wait 1] 0
+}
+
 # vt::upstreamMap --
 #	tests/upstream.map read and checked: a dict of its cases (each
 #	upstream test case, test_FILE.py::test_NAME) and their twins (a Tcl
