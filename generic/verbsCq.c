@@ -249,10 +249,20 @@ const VerbsType verbsCqClass = {
 typedef struct {
     VerbsCreateHead head;
     VerbsObj *channel;
-    uint64_t comp_vector, cqe;
+    uint64_t comp_vector, cqe, flags;
     VerbsObj *parent_domain;
     uint64_t wc_flags;
 } CqArgs;
+
+/*
+ * enum ibv_create_cq_attr_flags, the -flags of an extended CQ.
+ */
+
+static const VerbsEnum cqAttrFlags[] = {
+    {"single_threaded", IBV_CREATE_CQ_ATTR_SINGLE_THREADED},
+    {"ignore_overrun", IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN},
+    {NULL, 0}
+};
 
 /*
  *----------------------------------------------------------------------
@@ -260,7 +270,7 @@ typedef struct {
  * CqMakeEx --
  *
  *	An extended CQ (ibv_create_cq_ex, or the maker's create proc): on
- *	a parent domain, with -wc_flags, or for a provider.  The CQ's
+ *	a parent domain, with -wc_flags or -flags, or for a provider.  The CQ's
  *	context pointer is its object, so that a completion event names
  *	the CQ it is for.  Without -wc_flags it is polled as a plain one.
  *
@@ -300,6 +310,10 @@ CqMakeEx(
     if (pd) {
 	ex.comp_mask = IBV_CQ_INIT_ATTR_MASK_PD;
 	ex.parent_domain = pd->pd;
+    }
+    if (a->flags) {
+	ex.comp_mask |= IBV_CQ_INIT_ATTR_MASK_FLAGS;
+	ex.flags = (uint32_t) a->flags;
     }
     VerbsObjHold(held, 2);
     c->cqx = maker ? maker->create(ctx->ctx, &ex, maker->clientData)
@@ -366,11 +380,12 @@ VerbsCqCreate(
 	VERBS_OPTION(CqArgs, channel, VF_OBJ, &verbsChannelClass, "channel"),
 	VERBS_OPTION_MAX(CqArgs, comp_vector, INT32_MAX, "n"),
 	VERBS_OPTION_MAX(CqArgs, cqe, INT32_MAX, "entries"),
+	VERBS_OPTION(CqArgs, flags, VF_FLAGS, cqAttrFlags, "flags"),
 	VERBS_OPTION(CqArgs, parent_domain, VF_OBJ, &verbsPdClass, "pd"),
 	VERBS_OPTION(CqArgs, wc_flags, VF_FLAGS, verbsCqWcFlags, "flags"),
 	VERBS_FIELD_END
     };
-    CqArgs args = {{NULL, NULL}, NULL, 0, 16, NULL, NO_WC_FLAGS};
+    CqArgs args = {{NULL, NULL}, NULL, 0, 16, 0, NULL, NO_WC_FLAGS};
     VerbsContext *ctx;
     VerbsChannel *ch;
     VerbsPd *pd;
@@ -405,7 +420,7 @@ VerbsCqCreate(
      */
 
     c = (VerbsCq *) VerbsObjNew(&verbsCqClass);
-    if (args.wc_flags != NO_WC_FLAGS || pd || maker) {
+    if (args.wc_flags != NO_WC_FLAGS || args.flags || pd || maker) {
 	if (CqMakeEx(interp, ctx, c, &args, ch, pd, maker) != TCL_OK) {
 	    ckfree(c);
 	    return TCL_ERROR;

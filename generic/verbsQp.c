@@ -195,7 +195,7 @@ static const VerbsMethod qpMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
-    {"data_in_order", QpDataInOrder, 0, 1, "?opcode?"},
+    {"data_in_order", QpDataInOrder, 0, 3, "?opcode? ?-flags flags?"},
     {"detach_mcast", QpDetachMcast, 2, 2, "gid lid"},
     {"ece", QpEce, 0, 1, "?ece?"},
     {"latency", VerbsQpLatency, 0, -1,
@@ -2790,9 +2790,10 @@ VerbsQpWrPost(
  *
  * QpDataInOrder, QpRateLimit, QpEce --
  *
- *	$qp data_in_order ?OPCODE?: whether the device writes the data of
- *	that operation (default rdma_write) in order
- *	(ibv_query_qp_data_in_order), 1 or 0.
+ *	$qp data_in_order ?OPCODE? ?-flags FLAGS?: whether the device
+ *	writes the data of that operation (default rdma_write) in order
+ *	(ibv_query_qp_data_in_order), 1 or 0; with -flags return_caps (and
+ *	device_only, rdma-core 46 and later) the list of how it does.
  *	$qp rate_limit {rate_limit KBPS max_burst_sz BYTES typical_pkt_sz
  *	BYTES}: packet pacing (ibv_modify_qp_rate_limit).
  *	$qp ece: the enhanced connection establishment options accepted
@@ -2828,6 +2829,18 @@ static const VerbsField eceFields[] = {
 };
 const VerbsStruct verbsEceStruct = {"ece field", eceFields};
 
+/*
+ * enum ibv_query_qp_data_in_order_flags and _caps, by value (rdma-core
+ * 46 added both).
+ */
+
+static const VerbsEnum dataInOrderFlags[] = {
+    {"return_caps", 1}, {"device_only", 2}, {NULL, 0}
+};
+static const VerbsEnum dataInOrderCaps[] = {
+    {"whole_msg", 1}, {"aligned_128_bytes", 2}, {NULL, 0}
+};
+
 static int
 QpDataInOrder(
     Tcl_Interp *interp,
@@ -2835,14 +2848,35 @@ QpDataInOrder(
     int objc,
     Tcl_Obj *const objv[])
 {
-    uint64_t op = IBV_WR_RDMA_WRITE;
+    static const char *const options[] = {"-flags", NULL};
+    uint64_t op = IBV_WR_RDMA_WRITE, flags = 0;
+    int index, ret;
 
-    if (objc == 3 && VerbsGetEnum(interp, verbsWrOpcode, "opcode", objv[2],
-	    &op) != TCL_OK) {
-	return TCL_ERROR;
+    if (objc == 3 || objc == 5) {
+	if (VerbsGetEnum(interp, verbsWrOpcode, "opcode", objv[2], &op)
+		!= TCL_OK) {
+	    return TCL_ERROR;
+	}
     }
-    Tcl_SetObjResult(interp, Tcl_NewIntObj(ibv_query_qp_data_in_order(
-	    ((VerbsQp *) objPtr)->qp, (enum ibv_wr_opcode) op, 0) > 0));
+    if (objc >= 4) {
+	if (Tcl_GetIndexFromObj(interp, objv[objc - 2], options, "option",
+		0, &index) != TCL_OK
+		|| VerbsGetFlags(interp, dataInOrderFlags, "-flags",
+		objv[objc - 1], &flags) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+    }
+#ifndef HAVE_IBV_QUERY_QP_DATA_IN_ORDER_FLAGS
+    if (flags) {
+	return VerbsSysError(interp, "ibv_query_qp_data_in_order", objPtr,
+		"needs rdma-core 46 or later", EOPNOTSUPP);
+    }
+#endif
+    ret = ibv_query_qp_data_in_order(((VerbsQp *) objPtr)->qp,
+	    (enum ibv_wr_opcode) op, (uint32_t) flags);
+    Tcl_SetObjResult(interp, (flags & 1)
+	    ? VerbsFlagsObj(dataInOrderCaps, (uint64_t) (ret > 0 ? ret : 0))
+	    : Tcl_NewIntObj(ret > 0));
     return TCL_OK;
 }
 
