@@ -245,6 +245,11 @@ proc fuzz::tree {} {
 	step "verbs::pool create $p.pd -count 4 -size 256 -as $p.pool"
 	# A DMA handle, where the stack has them (rdma-core 59, not rxe).
 	step "verbs::dmah create $p.ctx -cpu_id 0 -as $p.dmah"
+	# A provider's buffer and an MR on part of it (rdma-core 64), an MR
+	# of ibv_reg_mr_ex (59).
+	step "verbs::buf create $p.pd -size 8192 -as $p.buf"
+	step "verbs::mr create $p.pd -buf $p.buf -buf_offset 4096 -length 4096 -as $p.bmr"
+	step "verbs::mr create $p.pd -length 4096 -ex 1 -as $p.xmr"
 	foreach s {reset init rtr rts err} {
 	    step "verbs::qp create $p.pd -send_cq $p.cq -as $p.rc$s"
 	}
