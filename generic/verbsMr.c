@@ -671,6 +671,59 @@ MrHold(
 /*
  *----------------------------------------------------------------------
  *
+ * MrWrap --
+ *
+ *	The mr object of a registered region on BUF: the MR's own buffer
+ *	(b NULL: freed with it), or a part of the provider's buffer b, which
+ *	it holds, as it holds dmah.  The holds are taken first, so that a
+ *	failed registration lets them go through MrFree.
+ *
+ * Results:
+ *	A standard Tcl result; the object in *mrPtr (where not NULL).
+ *
+ * Side effects:
+ *	Creates the command; on failure deregisters the MR.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MrWrap(
+    Tcl_Interp *interp,
+    struct ibv_mr *mr,
+    unsigned char *buf,
+    VerbsBuf *b,
+    VerbsDmah *dmah,
+    size_t length,
+    int access,
+    uint64_t iova,		/* NO_IOVA: the buffer's address. */
+    VerbsObj *parent,
+    Tcl_Obj *nameObj,
+    VerbsMr **mrPtr)
+{
+    VerbsMr *m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
+
+    m->mr = mr;
+    m->buf = buf;
+    m->length = length;
+    m->access = access;
+    m->hasIova = iova != NO_IOVA;
+    m->iova = m->hasIova ? iova : 0;
+    MrHold(m, b, dmah);
+    if (VerbsObjRegister(interp, &m->obj, parent, nameObj) != TCL_OK) {
+	MrFree(&m->obj);
+	ckfree(m);
+	return TCL_ERROR;
+    }
+    if (mrPtr) {
+	*mrPtr = m;
+    }
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * MrOwnNew --
  *
  *	An MR on a zeroed page-aligned buffer of its own, registered with
@@ -699,7 +752,6 @@ MrOwnNew(
     int ex,
     VerbsDmah *dmah)
 {
-    VerbsMr *m;
     void *buf;
     struct ibv_mr *mr;
     long page = sysconf(_SC_PAGESIZE);
@@ -736,23 +788,8 @@ MrOwnNew(
 	    return VerbsSysError(interp, "ibv_reg_mr", &p->obj, NULL, err);
 	}
     }
-    m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
-    m->mr = mr;
-    m->buf = buf;
-    m->length = length;
-    m->access = access;
-    m->hasIova = iova != NO_IOVA;
-    m->iova = m->hasIova ? iova : 0;
-    if (VerbsObjRegister(interp, &m->obj, parent, nameObj) != TCL_OK) {
-	MrFree(&m->obj);
-	ckfree(m);
-	return TCL_ERROR;
-    }
-    MrHold(m, NULL, dmah);
-    if (mrPtr) {
-	*mrPtr = m;
-    }
-    return TCL_OK;
+    return MrWrap(interp, mr, buf, NULL, dmah, length, access, iova, parent,
+	    nameObj, mrPtr);
 }
 
 /*
@@ -790,7 +827,6 @@ MrBufNew(
 {
     unsigned char *addr = (unsigned char *) ((uintptr_t) b->addr + offset);
     struct ibv_mr *mr = NULL;
-    VerbsMr *m;
 
     if (ex || dmah || iova != NO_IOVA) {
 	MrExSpec s = {addr, 1, length, access, iova, -1, 0, dmah, b};
@@ -808,21 +844,8 @@ MrBufNew(
 		    errno);
 	}
     }
-    m = (VerbsMr *) VerbsObjNew(&verbsMrClass);
-    m->mr = mr;
-    m->buf = addr;
-    m->length = length;
-    m->access = access;
-    m->hasIova = iova != NO_IOVA;
-    m->iova = m->hasIova ? iova : 0;
-    if (VerbsObjRegister(interp, &m->obj, &p->obj, nameObj) != TCL_OK) {
-	m->buf = NULL;		/* The buffer's, not the MR's to free. */
-	MrFree(&m->obj);
-	ckfree(m);
-	return TCL_ERROR;
-    }
-    MrHold(m, b, dmah);
-    return TCL_OK;
+    return MrWrap(interp, mr, addr, b, dmah, length, access, iova, &p->obj,
+	    nameObj, NULL);
 }
 
 /*
