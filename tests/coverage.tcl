@@ -38,13 +38,13 @@ proc cov::readHw {file} {
 #	.gcov: a dict of functions, each {calls LINES RUN BRANCHES TAKEN}
 #	(executable lines, lines run, branches, branches taken).
 
-proc cov::gcovFile {src bdir scratch} {
+proc cov::gcovFile {src bdir} {
     set name [file tail $src]
     if {[catch {exec gcov -b -c -o $bdir $src 2>@1} out]} {
 	error "gcov $name: $out"
     }
     set fns {}
-    set gcov [file join $scratch $name.gcov]
+    set gcov [file join $bdir $name.gcov]
     if {![file exists $gcov]} {
 	return $fns
     }
@@ -87,9 +87,8 @@ proc cov::main {srcdir bdir} {
     set hw [readHw [file join $srcdir tests coverage.hw]]
     # gcov finds the sources by the paths the build gave them, relative
     # to the build directory: it runs there, its .gcov files land there.
-    set scratch $bdir
     set here [pwd]
-    cd $scratch
+    cd $bdir
     set rows {}
     set tot [dict create lines 0 run 0 br 0 taken 0 hwLines 0 hwRun 0]
     set used {}
@@ -97,7 +96,7 @@ proc cov::main {srcdir bdir} {
     set hwList {}
     foreach src [lsort [glob -directory [file join $srcdir generic] *.c]] {
 	set file [file tail $src]
-	set fns [gcovFile $src $bdir $scratch]
+	set fns [gcovFile $src $bdir]
 	set r [dict create lines 0 run 0 br 0 taken 0 hwLines 0 hwRun 0]
 	dict for {fn v} $fns {
 	    lassign $v calls lines run br taken
