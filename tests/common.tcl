@@ -382,6 +382,9 @@ proc ::vt::capable {script} {
     return $ok
 }
 
+# dmah: the device gives DMA handles (rdma-core 59; rxe has none).
+testConstraint dmah [vt::capable {verbs::dmah create $ctx}]
+
 # mrEx: libibverbs has ibv_reg_mr_ex (rdma-core 59 and later) and the
 # device registers through it.
 testConstraint mrEx [vt::capable {verbs::mr create $pd -length 4096 -ex 1}]
