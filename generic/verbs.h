@@ -220,6 +220,18 @@ typedef struct VerbsDmah {
     Tcl_Obj *attrs;
 } VerbsDmah;
 
+/*
+ * A completion counter (verbsCompCntr.c).  attrs holds the attributes it
+ * was made with, as a dict.
+ */
+
+typedef struct VerbsCompCntr {
+    VerbsObj obj;
+    void *cntr;			/* struct ibv_comp_cntr *, where it
+				 * exists. */
+    Tcl_Obj *attrs;
+} VerbsCompCntr;
+
 typedef struct VerbsMr {
     VerbsObj obj;
     struct ibv_mr *mr;
@@ -377,6 +389,8 @@ struct VerbsQp {
 				 * QP it made (VerbsQpMaker.made), or NULL; */
     void (*providerFree)(void *data);	/* its free proc, called after
 				 * the QP's destruction. */
+    struct VerbsQpCntr *cntrs;	/* The completion counters attached
+				 * (verbsCompCntr.c), each referenced. */
 };
 
 typedef struct VerbsAh {
@@ -798,8 +812,8 @@ MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
  */
 
 #define VERBS_TYPES(X) \
-    X(Ah) X(Buf) X(Channel) X(CmChannel) X(CmdComp) X(CmId) X(Context) \
-    X(Counters) X(Cq) X(CryptoLogin) X(Dek) X(Devx) X(Dm) X(Dmah) \
+    X(Ah) X(Buf) X(Channel) X(CmChannel) X(CmdComp) X(CmId) X(CompCntr) \
+    X(Context) X(Counters) X(Cq) X(CryptoLogin) X(Dek) X(Devx) X(Dm) X(Dmah) \
     X(DmOp) X(DrAction) X(DrDomain) X(DrMatcher) X(DrRule) X(DrTable) \
     X(Eq) X(EventChannel) X(EventFd) X(Flow) X(FlowAction) X(Matcher) \
     X(Mflow) X(Mkey) X(Mr) X(Msi) X(Mw) X(Pd) X(Pool) X(Pp) X(Qp) X(Rqpn) \
@@ -1069,5 +1083,17 @@ MODULE_SCOPE const VerbsStruct verbsSrqAttrStruct, verbsTmCapStruct;
 MODULE_SCOPE const VerbsEnum verbsWqState[], verbsWqType[], verbsWqFlags[],
 	verbsRxHashFunction[], verbsRxHashFields[];
 MODULE_SCOPE const VerbsStruct verbsWqAttrStruct;
+
+/*
+ * Completion counters (verbsCompCntr.c): attached to queue pairs, queried
+ * on a context.
+ */
+
+MODULE_SCOPE VerbsMethodProc VerbsQpAttachCompCntr;
+MODULE_SCOPE VerbsGetProc VerbsQpCompCntrs;
+MODULE_SCOPE void	VerbsQpCompCntrsRelease(VerbsQp *q);
+MODULE_SCOPE int	VerbsCompCntrCaps(Tcl_Interp *interp,
+			    VerbsObj *objPtr);
+MODULE_SCOPE const VerbsEnum verbsCompCntrOps[];
 
 #endif /* VERBS_H_INCLUDED */

@@ -420,7 +420,8 @@ static const VerbsMethod contextMethods[] = {
     VERBS_METHOD_CLOSE,
     VERBS_PROVIDERS(PROVIDER_METHOD)
     {"notify", ContextNotify, 0, 1, "?script?"},
-    {"query", ContextQuery, 1, 3, "device|device_ex|gid PORT INDEX|"
+    {"query", ContextQuery, 1, 3, "comp_cntr_caps|device|device_ex|"
+	    "gid PORT INDEX|"
 	    "gid_entry PORT INDEX|gid_table|pkey PORT INDEX|"
 	    "pkey_index PORT PKEY|port PORT|port_speed PORT|rt_values"},
     {"wait", ContextWait, 0, 2, "?-timeout ms?"},
@@ -1111,8 +1112,8 @@ QueryGidTable(
 /*
  *----------------------------------------------------------------------
  *
- * QueryDevice, QueryDeviceEx, QueryRtValues, QueryPort, QueryGid,
- * QueryGidEntry, QueryPkey --
+ * QueryDevice, QueryDeviceEx, QueryCompCntrCaps, QueryRtValues, QueryPort,
+ * QueryGid, QueryGidEntry, QueryPkey --
  *
  *	The queries of $ctx query, one each (QueryGidTable is above): the
  *	port and index are already parsed (objv[3] is the port's word).
@@ -1170,6 +1171,12 @@ static int
 QueryGidTableRow(QUERY_ARGS)
 {
     return QueryGidTable(interp, objPtr);
+}
+
+static int
+QueryCompCntrCaps(QUERY_ARGS)
+{
+    return VerbsCompCntrCaps(interp, objPtr);
 }
 
 static int
@@ -1297,7 +1304,7 @@ QueryPkeyIndex(QUERY_ARGS)
  *
  * ContextQuery --
  *
- *	$ctx query device | device_ex | gid PORT INDEX | gid_entry PORT
+ *	$ctx query comp_cntr_caps | device | device_ex | gid PORT INDEX | gid_entry PORT
  *	INDEX | gid_table | pkey PORT INDEX | pkey_index PORT PKEY | port
  *	PORT | port_speed PORT | rt_values: one row each, with its
  *	arguments (a PORT, then an INDEX or a P_Key).
@@ -1326,6 +1333,7 @@ ContextQuery(
 	const char *usage;	/* in the usage, */
 	uint64_t max;		/* its largest value. */
     } queries[] = {
+	{"comp_cntr_caps", 0, QueryCompCntrCaps, NULL, NULL, 0},
 	{"device", 0, QueryDevice, NULL, NULL, 0},
 	{"device_ex", 0, QueryDeviceEx, NULL, NULL, 0},
 	{"gid", 2, QueryGid, "index", " INDEX", INT32_MAX},

@@ -189,6 +189,7 @@ static VerbsMethodProc QpModify, QpQuery, QpToInit, QpToRtr, QpToRts,
 	QpWrPost;
 
 static const VerbsMethod qpMethods[] = {
+    {"attach_comp_cntr", VerbsQpAttachCompCntr, 2, 2, "compcntr op_mask"},
     {"attach_mcast", QpAttachMcast, 2, 2, "gid lid"},
     {"bind_mw", VerbsQpBindMw, 2, 6,
 	    "mw bind_info ?-wr_id n? ?-signaled bool?"},
@@ -232,6 +233,7 @@ static const VerbsField qpCget[] = {
     VERBS_CGET("-xrcd", VerbsQp, xrcd, VF_OBJ, NULL),
     VERBS_CGET("-rwq_ind_table", VerbsQp, indTable, VF_OBJ, NULL),
     VERBS_CGET("-opened", VerbsQp, opened, VF_BOOL, NULL),
+    VERBS_CGET_PROC("-comp_cntrs", VerbsQpCompCntrs),
     VERBS_CGET_COMMON,
     VERBS_FIELD_END
 };
@@ -431,6 +433,7 @@ QpFree(
     if (q->providerFree) {
 	q->providerFree(q->providerData);
     }
+    VerbsQpCompCntrsRelease(q);
     QpRefs(q, refs);
     for (i = 0; i < QP_REFS; i++) {
 	if (refs[i]) {
