@@ -1041,6 +1041,13 @@ MODULE_SCOPE int	VerbsDmWrite(Tcl_Interp *interp, VerbsDm *d,
 			    size_t len);
 
 /*
+ * Buffers (verbsBuf.c): a dma-buf fd an export returned, as a channel.
+ */
+
+MODULE_SCOPE int	VerbsDmabufChannel(Tcl_Interp *interp,
+			    const char *call, VerbsObj *objPtr, int fd);
+
+/*
  * Devices and contexts (verbsDevice.c).
  */
 

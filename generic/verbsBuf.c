@@ -178,6 +178,43 @@ BufCreateCmd(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsDmabufChannel --
+ *
+ *	What an export of a dma-buf returned (ibv_export_buf_dmabuf_fd,
+ *	ibv_dm_export_dmabuf_fd: the fd, or -1 with errno): the fd as a
+ *	new readable channel of the interpreter, whose close closes it, or
+ *	the error of CALL on objPtr.
+ *
+ * Results:
+ *	A standard Tcl result, the channel's name.
+ *
+ * Side effects:
+ *	Registers a channel.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsDmabufChannel(
+    Tcl_Interp *interp,
+    const char *call,
+    VerbsObj *objPtr,
+    int fd)
+{
+    Tcl_Channel chan;
+
+    if (fd < 0) {
+	return VerbsSysError(interp, call, objPtr, NULL, errno);
+    }
+    chan = Tcl_MakeFileChannel((ClientData) (intptr_t) fd, TCL_READABLE);
+    Tcl_RegisterChannel(interp, chan);
+    Tcl_SetObjResult(interp, Tcl_NewStringObj(Tcl_GetChannelName(chan), -1));
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * BufExportDmabufFd --
  *
  *	$buf export_dmabuf_fd: the dma-buf behind the buffer, as a new
@@ -202,18 +239,9 @@ BufExportDmabufFd(
     Tcl_Obj *const objv[] VERBS_UNUSED)
 {
 #ifdef HAVE_IBV_ALLOC_BUF
-    int fd = ibv_export_buf_dmabuf_fd(
-	    (struct ibv_buf *) ((VerbsBuf *) objPtr)->buf);
-    Tcl_Channel chan;
-
-    if (fd < 0) {
-	return VerbsSysError(interp, "ibv_export_buf_dmabuf_fd", objPtr,
-		NULL, errno);
-    }
-    chan = Tcl_MakeFileChannel((ClientData) (intptr_t) fd, TCL_READABLE);
-    Tcl_RegisterChannel(interp, chan);
-    Tcl_SetObjResult(interp, Tcl_NewStringObj(Tcl_GetChannelName(chan), -1));
-    return TCL_OK;
+    return VerbsDmabufChannel(interp, "ibv_export_buf_dmabuf_fd", objPtr,
+	    ibv_export_buf_dmabuf_fd(
+	    (struct ibv_buf *) ((VerbsBuf *) objPtr)->buf));
 #else
     return VerbsSysError(interp, "ibv_export_buf_dmabuf_fd", objPtr,
 	    "needs rdma-core 64 or later", EOPNOTSUPP);

@@ -5,7 +5,10 @@
  *	on the device (ibv_alloc_dm), which the dm object reads and writes
  *	with ibv_memcpy_from_dm / ibv_memcpy_to_dm and which [verbs::mr
  *	create PD -dm DM] registers.  [verbs::dm import CONTEXT HANDLE]
- *	takes another context's device memory (ibv_import_dm).
+ *	takes another context's device memory (ibv_import_dm).  [$dm
+ *	export_dmabuf_fd] gives it to other drivers and processes as a
+ *	dma-buf (rdma-core 62 and later; built against an older libibverbs
+ *	the method refuses with EOPNOTSUPP).
  *
  * Copyright (c) 2026 The verbs authors.
  * See the file "LICENSE" for terms of use and redistribution.
@@ -15,12 +18,13 @@
 #include <errno.h>
 #include <string.h>
 
-static VerbsMethodProc DmRead, DmWrite;
+static VerbsMethodProc DmExportDmabufFd, DmRead, DmWrite;
 
 static const VerbsMethod dmMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
+    {"export_dmabuf_fd", DmExportDmabufFd, 0, 0, ""},
     {"read", DmRead, 2, 2, "offset length"},
     {"write", DmWrite, 2, 2, "offset bytes"},
     {NULL, NULL, 0, 0, NULL}
@@ -300,4 +304,40 @@ DmWrite(
 	return TCL_ERROR;
     }
     return VerbsDmWrite(interp, d, off, bytes, (size_t) n);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * DmExportDmabufFd --
+ *
+ *	$dm export_dmabuf_fd: the device memory as a dma-buf, a new
+ *	channel holding its file descriptor (ibv_dm_export_dmabuf_fd;
+ *	close the channel to close the fd).  Nothing ties the channel to
+ *	the dm here: either may be closed first, and what the fd still
+ *	refers to then is the kernel's to keep valid.
+ *
+ * Results:
+ *	The channel's name.
+ *
+ * Side effects:
+ *	Opens a file descriptor.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+DmExportDmabufFd(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc VERBS_UNUSED,
+    Tcl_Obj *const objv[] VERBS_UNUSED)
+{
+#ifdef HAVE_IBV_DM_EXPORT_DMABUF_FD
+    return VerbsDmabufChannel(interp, "ibv_dm_export_dmabuf_fd", objPtr,
+	    ibv_dm_export_dmabuf_fd(((VerbsDm *) objPtr)->dm));
+#else
+    return VerbsSysError(interp, "ibv_dm_export_dmabuf_fd", objPtr,
+	    "needs rdma-core 62 or later", EOPNOTSUPP);
+#endif
 }

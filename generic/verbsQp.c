@@ -129,6 +129,7 @@ const VerbsEnum verbsSendOps[] = {
     {"local_inv", IBV_QP_EX_WITH_LOCAL_INV},
     {"bind_mw", IBV_QP_EX_WITH_BIND_MW},
     {"send_with_inv", IBV_QP_EX_WITH_SEND_WITH_INV},
+    {"tso", IBV_QP_EX_WITH_TSO},
     {"atomic_write", IBV_QP_EX_WITH_ATOMIC_WRITE},
     {"flush", VERBS_QP_EX_WITH_FLUSH},
     {NULL, 0}
@@ -258,6 +259,9 @@ typedef struct MwBind {
     uint64_t flushLength;	/* A flush work request's length, */
     uint8_t flushType, flushLevel; /* placement type and selectivity
 				 * (wr_post: ibv_send_wr has no room). */
+    Tcl_Obj *tsoHdr;		/* A tso work request's hdr, a byte string
+				 * of its dict: its bytes are taken when
+				 * ibv_wr_send_tso copies them. */
     int cached;			/* The WR came from its value's cache: its
 				 * sg_list is the cache's, not to be freed. */
 } MwBind;
@@ -508,6 +512,7 @@ static const VerbsStruct rxHashStruct = {"rx_hash key", rxHashFields};
 typedef struct QpArgs {
     VerbsCreateHead head;
     Tcl_Obj *cap;
+    uint32_t max_tso_header;
     VerbsObj *recv_cq, *rwq_ind_table;
     Tcl_Obj *rx_hash;
     VerbsObj *send_cq;
@@ -580,8 +585,9 @@ NoQueues(
 	return NotFor(interp, a->send_cq ? "-send_cq" : a->recv_cq
 		? "-recv_cq" : "-srq", kind, cqWhy);
     }
-    if (a->cap || a->send_ops != NO_SEND_OPS) {
-	return NotFor(interp, a->cap ? "-cap" : "-send_ops", kind,
+    if (a->cap || a->send_ops != NO_SEND_OPS || a->max_tso_header) {
+	return NotFor(interp, a->cap ? "-cap" : a->max_tso_header
+		? "-max_tso_header" : "-send_ops", kind,
 		"it has no queues of its own");
     }
     return TCL_OK;
@@ -625,6 +631,7 @@ VerbsQpCreate(
     static const VerbsField options[] = {
 	VERBS_OPTION_COMMAND,
 	VERBS_OPTION(QpArgs, cap, VF_TCLOBJ, NULL, "dict"),
+	VERBS_OPTION_MAX(QpArgs, max_tso_header, UINT16_MAX, "bytes"),
 	VERBS_OPTION(QpArgs, recv_cq, VF_OBJ, &verbsCqClass, "cq"),
 	VERBS_OPTION(QpArgs, rwq_ind_table, VF_OBJ, &verbsRwqIndTableClass,
 		"table"),
@@ -716,6 +723,7 @@ VerbsQpCreate(
     }
     if (cm && b.ex) {
 	const char *option = b.args.send_ops != NO_SEND_OPS ? "-send_ops"
+		: b.args.max_tso_header ? "-max_tso_header"
 		: b.args.rwq_ind_table ? "-rwq_ind_table" : "-type";
 
 	return VerbsArgError(interp, option, NULL, "%s%s is not for a qp "
@@ -733,7 +741,8 @@ VerbsQpCreate(
  *	What each kind of QP takes, into the init attributes: an xrc_recv
  *	QP an XRC domain and no queues, an RSS QP an indirection table and
  *	a hash and no queues, the others (xrc_send included) their CQs,
- *	SRQ and -cap.  ex is set for the kinds ibv_create_qp_ex makes.
+ *	SRQ, -cap and -max_tso_header.  ex is set for the kinds
+ *	ibv_create_qp_ex makes.
  *
  * Results:
  *	A standard Tcl result.
@@ -883,6 +892,12 @@ QpQueues(
     b->init.send_cq = b->sendCq->cq;
     b->init.recv_cq = b->recvCq ? b->recvCq->cq : NULL;
     b->init.srq = b->srq ? b->srq->srq : NULL;
+    if (b->args.max_tso_header) {
+	/* The longest hdr of its tso work requests. */
+	b->init.max_tso_header = (uint16_t) b->args.max_tso_header;
+	b->init.comp_mask |= IBV_QP_INIT_ATTR_MAX_TSO_HEADER;
+	b->ex = 1;
+    }
     return TCL_OK;
 }
 
@@ -1566,8 +1581,10 @@ typedef struct SendWrArgs {
     Tcl_Obj *bind_info;
     uint64_t compare_add;
     uint64_t flush_level, flush_type;
+    Tcl_Obj *hdr;
     uint32_t imm_data, invalidate_rkey;
     uint64_t length;
+    uint32_t mss;
     VerbsObj *mw;
     uint64_t opcode, remote_addr;
     uint32_t remote_qkey, remote_qpn, remote_srqn, rkey;
@@ -1578,6 +1595,8 @@ typedef struct SendWrArgs {
 
 #define WR_UD_KEY 1		/* The "mask" of remote_qpn, remote_qkey. */
 #define WR_XRC_KEY 2		/* The "mask" of remote_srqn. */
+#define WR_HDR_KEY 4		/* The "masks" of hdr and mss, */
+#define WR_MSS_KEY 8		/* the keys of tso alone. */
 #define WR_FIELD(f, kind, table) \
     VERBS_FIELD(SendWrArgs, f, kind, table, 0, 0)
 #define WR_QPN(f, mask) \
@@ -1589,9 +1608,11 @@ static const VerbsField sendWrFields[] = {
     WR_FIELD(compare_add, VF_UINT, NULL),
     WR_FIELD(flush_level, VF_ENUM, flushLevels),
     WR_FIELD(flush_type, VF_FLAGS, flushTypes),
+    VERBS_FIELD(SendWrArgs, hdr, VF_TCLOBJ, NULL, WR_HDR_KEY, 0),
     WR_FIELD(imm_data, VF_UINT, NULL),
     WR_FIELD(invalidate_rkey, VF_UINT, NULL),
     WR_FIELD(length, VF_UINT, NULL),
+    VERBS_FIELD_MAX(SendWrArgs, mss, VF_UINT, WR_MSS_KEY, UINT16_MAX),
     WR_FIELD(mw, VF_OBJ, &verbsMwClass),
     WR_FIELD(opcode, VF_ENUM, verbsWrOpcode),
     WR_FIELD(remote_addr, VF_UINT, NULL),
@@ -1729,12 +1750,44 @@ VerbsParseSgList(
 /*
  *----------------------------------------------------------------------
  *
+ * WrPostOnly --
+ *
+ *	Refuse an opcode that only wr_post builds (flush, tso): an
+ *	ibv_send_wr has no room for a flush's length, type and level, and
+ *	a tso's header is read when its ibv_wr_send_tso is called.
+ *
+ * Results:
+ *	TCL_ERROR.
+ *
+ * Side effects:
+ *	Sets the result and errorCode {VERBS ARG opcode NAME}.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+WrPostOnly(
+    Tcl_Interp *interp,
+    enum ibv_wr_opcode opcode)
+{
+    Tcl_Obj *name = VerbsEnumObj(verbsWrOpcode, opcode);
+
+    VerbsArgError(interp, "opcode", name, "opcode %s is posted with "
+	    "wr_post (%s)", Tcl_GetString(name), opcode == IBV_WR_TSO
+	    ? "ibv_wr_send_tso" : "ibv_wr_flush");
+    Tcl_DecrRefCount(name);
+    return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsCheckSendWr --
  *
  *	Check that a send work request fits its QP before it reaches the
- *	provider, which trusts it: the opcode is one this package can fill
- *	in (not tso), a UD QP sends only SENDs and needs an address handle
- *	of its own PD, and other QPs take no UD addressing.
+ *	provider, which trusts it: the opcode is one an ibv_send_wr can
+ *	carry (not flush or tso), a UD QP sends only SENDs and needs an
+ *	address handle of its own PD, and other QPs take no UD addressing.
  *
  * Results:
  *	A standard Tcl result.
@@ -1755,20 +1808,8 @@ VerbsCheckSendWr(
 {
     Tcl_Obj *name;
 
-    if (opcode == IBV_WR_TSO) {
-	name = VerbsEnumObj(verbsWrOpcode, opcode);
-	VerbsArgError(interp, "opcode", name, "opcode %s is not supported",
-		Tcl_GetString(name));
-	Tcl_DecrRefCount(name);
-	return TCL_ERROR;
-    }
-    if ((int) opcode == VERBS_WR_FLUSH) {
-	/* ibv_send_wr has no room for its length, type and level. */
-	name = VerbsEnumObj(verbsWrOpcode, opcode);
-	VerbsArgError(interp, "opcode", name, "opcode flush is posted with "
-		"wr_post (ibv_wr_flush)");
-	Tcl_DecrRefCount(name);
-	return TCL_ERROR;
+    if (opcode == IBV_WR_TSO || (int) opcode == VERBS_WR_FLUSH) {
+	return WrPostOnly(interp, opcode);
     }
     if (q->qpType != IBV_QPT_UD) {
 	if (ah || udKeys) {
@@ -1844,14 +1885,17 @@ UnboundWindow(
 /*
  *----------------------------------------------------------------------
  *
- * SendWrXrc, SendWrBind, ParseSendWr, ParseRecvWr --
+ * SendWrXrc, SendWrBind, SendWrTso, ParseSendWr, ParseRecvWr --
  *
  *	One work request dict into its struct.  Send keys: wr_id opcode
  *	send_flags sg_list imm_data remote_addr rkey compare_add swap ah
- *	remote_qpn remote_qkey invalidate_rkey remote_srqn.  Receive keys:
- *	wr_id sg_list.  SendWrXrc: remote_srqn, which an xrc_send request
- *	needs and no other takes.  SendWrBind: a bind_mw request's window
- *	and bind_info.
+ *	remote_qpn remote_qkey invalidate_rkey remote_srqn length
+ *	flush_type flush_level mw bind_info hdr mss.  Receive keys: wr_id
+ *	sg_list.  SendWrXrc: remote_srqn, which an xrc_send request needs
+ *	and no other takes.  SendWrBind: a bind_mw request's window and
+ *	bind_info.  SendWrTso: a tso request's hdr (a byte string of at
+ *	most 65535 bytes, kept as the value for WrBuild) and mss, which it
+ *	needs and no other takes, on a ud or raw_packet QP.
  *
  * Results:
  *	A standard Tcl result; the SGE array is stored in the WR and freed
@@ -1908,6 +1952,52 @@ SendWrBind(
     }
     wr->bind_mw.mw = bind->mw->mw;
     wr->bind_mw.rkey = ibv_inc_rkey(bind->mw->mw->rkey);
+    return TCL_OK;
+}
+
+static int
+SendWrTso(
+    Tcl_Interp *interp,
+    VerbsQp *q,
+    struct ibv_send_wr *wr,
+    const SendWrArgs *a,
+    uint64_t given,
+    MwBind *bind)
+{
+    Tcl_Size n;
+
+    if (wr->opcode != IBV_WR_TSO) {
+	if (given & (WR_HDR_KEY | WR_MSS_KEY)) {
+	    return VerbsArgError(interp, (given & WR_HDR_KEY) ? "hdr"
+		    : "mss", NULL, "hdr and mss are for opcode tso");
+	}
+	return TCL_OK;
+    }
+    if (q->qpType != IBV_QPT_UD && q->qpType != IBV_QPT_RAW_PACKET) {
+	Tcl_Obj *name = VerbsEnumObj(verbsWrOpcode, wr->opcode);
+
+	VerbsArgError(interp, "opcode", name, "opcode tso is for ud and "
+		"raw_packet qps");
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    if ((given & (WR_HDR_KEY | WR_MSS_KEY)) != (WR_HDR_KEY | WR_MSS_KEY)) {
+	return VerbsArgError(interp, (given & WR_HDR_KEY) ? "mss" : "hdr",
+		NULL, "opcode tso needs hdr, the headers each segment "
+		"starts with, and mss, the segment size");
+    }
+    if (VerbsGetBytes(interp, "hdr", a->hdr, &n) == NULL) {
+	return TCL_ERROR;
+    }
+    if (n > UINT16_MAX) {
+	return VerbsArgError(interp, "hdr", NULL, "bad hdr: %"
+		TCL_SIZE_MODIFIER "d bytes, must be at most %d", n,
+		UINT16_MAX);
+    }
+    bind->tsoHdr = a->hdr;
+    wr->tso.hdr = NULL;		/* Its bytes are taken in WrBuild. */
+    wr->tso.hdr_sz = (uint16_t) n;
+    wr->tso.mss = (uint16_t) a->mss;
     return TCL_OK;
 }
 
@@ -1974,7 +2064,9 @@ ParseSendWr(
 	bind->flushLevel = (uint8_t) a.flush_level;
 	return TCL_OK;
     }
-    if (VerbsCheckSendWr(interp, q, wr->opcode, ah, (given & WR_UD_KEY) != 0)
+    if (SendWrTso(interp, q, wr, &a, given, bind) != TCL_OK
+	    || VerbsCheckSendWr(interp, q, wr->opcode == IBV_WR_TSO
+	    ? IBV_WR_SEND : wr->opcode, ah, (given & WR_UD_KEY) != 0)
 	    != TCL_OK
 	    || SendWrXrc(interp, q, wr, a.remote_srqn,
 	    (given & WR_XRC_KEY) != 0) != TCL_OK) {
@@ -2094,11 +2186,13 @@ Cacheable(
     /*
      * What these check reads memory window state, which the cache's
      * epoch does not cover; a flush keeps its length, type and level
-     * beside the ibv_send_wr, where the cache does not.
+     * beside the ibv_send_wr, and a tso its hdr, where the cache does
+     * not.
      */
 
     return opcode != IBV_WR_BIND_MW && opcode != IBV_WR_LOCAL_INV
-	    && opcode != IBV_WR_SEND_WITH_INV && (int) opcode != VERBS_WR_FLUSH;
+	    && opcode != IBV_WR_SEND_WITH_INV && (int) opcode != VERBS_WR_FLUSH
+	    && opcode != IBV_WR_TSO;
 }
 
 #define POST_STACK 16	/* Work requests a post keeps on the stack. */
@@ -2177,11 +2271,10 @@ FinishSendWrs(
 /*
  *----------------------------------------------------------------------
  *
- * NoFlush --
+ * WrPostOnlyIn --
  *
- *	Refuse flush work requests for ibv_post_send, whose ibv_send_wr
- *	has no room for a flush's length, type and level (wr_post takes
- *	them).
+ *	Refuse, for ibv_post_send, the work requests that only wr_post
+ *	builds: flush and tso (WrPostOnly).
  *
  * Results:
  *	A standard Tcl result.
@@ -2193,7 +2286,7 @@ FinishSendWrs(
  */
 
 static int
-NoFlush(
+WrPostOnlyIn(
     Tcl_Interp *interp,
     struct ibv_send_wr *wrs,
     int n)
@@ -2201,13 +2294,9 @@ NoFlush(
     int i;
 
     for (i = 0; i < n; i++) {
-	if ((int) wrs[i].opcode == VERBS_WR_FLUSH) {
-	    Tcl_Obj *name = VerbsEnumObj(verbsWrOpcode, wrs[i].opcode);
-
-	    VerbsArgError(interp, "opcode", name, "opcode flush is posted "
-		    "with wr_post (ibv_wr_flush)");
-	    Tcl_DecrRefCount(name);
-	    return TCL_ERROR;
+	if ((int) wrs[i].opcode == VERBS_WR_FLUSH
+		|| wrs[i].opcode == IBV_WR_TSO) {
+	    return WrPostOnly(interp, wrs[i].opcode);
 	}
     }
     return TCL_OK;
@@ -2249,7 +2338,7 @@ QpPostSend(
 	binds = (MwBind *) ckalloc(n * sizeof(*binds));
     }
     if (ParseSendWrs(interp, (VerbsQp *) objPtr, n, objv + 2, wrs, binds,
-	    &cached) == TCL_OK && NoFlush(interp, wrs, n) == TCL_OK) {
+	    &cached) == TCL_OK && WrPostOnlyIn(interp, wrs, n) == TCL_OK) {
 	err = ibv_post_send(((VerbsQp *) objPtr)->qp, wrs, &bad);
 	posted = err ? (bad ? (int) (bad - wrs) : 0) : n;
 	result = err ? PostFailed(interp, objPtr, "ibv_post_send", posted,
@@ -2479,11 +2568,12 @@ SendOpOf(
     case IBV_WR_BIND_MW: return IBV_QP_EX_WITH_BIND_MW;
     case IBV_WR_SEND_WITH_INV: return IBV_QP_EX_WITH_SEND_WITH_INV;
     case IBV_WR_ATOMIC_WRITE: return IBV_QP_EX_WITH_ATOMIC_WRITE;
+    case IBV_WR_TSO: return IBV_QP_EX_WITH_TSO;
     default:
 	if ((int) opcode == VERBS_WR_FLUSH) {
 	    return VERBS_QP_EX_WITH_FLUSH;
 	}
-	return 0;		/* No builder here (tso). */
+	return 0;
     }
 }
 
@@ -2493,9 +2583,10 @@ SendOpOf(
  * WrCheckOps, WrBuild --
  *
  *	The steps of wr_post.  WrCheckOps: each work request's opcode is
- *	among the QP's -send_ops, and an atomic_write writes the 8 bytes of
- *	one sge.  WrBuild: one work request through its ibv_wr_* builder,
- *	its address (UD, XRC) and its data setter.
+ *	among the QP's -send_ops (and for tso, the provider has its
+ *	builder), and an atomic_write writes the 8 bytes of one sge.
+ *	WrBuild: one work request through its ibv_wr_* builder, its
+ *	address (UD, XRC) and its data setter.
  *
  * Results:
  *	WrCheckOps: a standard Tcl result.  WrBuild: none.
@@ -2529,6 +2620,11 @@ WrCheckOps(
 	    Tcl_DecrRefCount(name);
 	    return TCL_ERROR;
 	}
+	if (wrs[i].opcode == IBV_WR_TSO && q->qpx->wr_send_tso == NULL) {
+	    /* ibv_wr_send_tso calls it unchecked. */
+	    return VerbsSysError(interp, "ibv_wr_send_tso", &q->obj, NULL,
+		    EOPNOTSUPP);
+	}
 #ifndef HAVE_IBV_WR_FLUSH
 	if ((int) wrs[i].opcode == VERBS_WR_FLUSH) {
 	    /* Built against a libibverbs without ibv_wr_flush. */
@@ -2549,7 +2645,7 @@ static void
 WrBuild(
     VerbsQp *q,
     struct ibv_send_wr *w,
-    const MwBind *bind,		/* Its flush arguments. */
+    const MwBind *bind,		/* Its flush or tso arguments. */
     const VerbsWrExt *ext,	/* A provider's part, or NULL, */
     int index)			/* and the work request's index for it. */
 {
@@ -2603,6 +2699,19 @@ WrBuild(
 		(const void *) (uintptr_t) w->sg_list[0].addr);
 	hasData = 0;
 	break;
+    case IBV_WR_TSO: {
+	/*
+	 * The hdr's bytes (checked by SendWrTso), taken now: no parse
+	 * runs between here and the provider's copy of them.
+	 */
+
+	Tcl_Size n;
+	const unsigned char *hdr = VerbsGetBytes(NULL, "hdr", bind->tsoHdr,
+		&n);
+
+	ibv_wr_send_tso(x, (void *) hdr, w->tso.hdr_sz, w->tso.mss);
+	break;
+    }
     default:
 #ifdef HAVE_IBV_WR_FLUSH
 	if ((int) w->opcode == VERBS_WR_FLUSH) {

@@ -11,7 +11,8 @@
  *
  *	What it does instead of libmlx5: mlx5dv_is_supported says yes;
  *	mlx5dv_create_qp logs both attribute structs and makes the nearest
- *	QP the real device can (a driver QP becomes an RC one), whose
+ *	QP the real device can (a driver QP becomes an RC one, a raw packet
+ *	QP a UD one, without TSO's send op and header size), whose
  *	ibv_wr_* entry points it replaces by loggers that post nothing;
  *	mlx5dv_qp_ex_from_ibv_qp_ex gives an mlx5dv_qp_ex of loggers; the
  *	other calls log and succeed, queries fill in fixed values.
@@ -236,6 +237,24 @@ WrSendImm(
 }
 
 static void
+WrSendTso(
+    struct ibv_qp_ex *x,
+    void *hdr,
+    uint16_t hdrSz,
+    uint16_t mss)
+{
+    char hex[2 * 256 + 4];
+    int i, n = hdrSz > 256 ? 256 : hdrSz;
+
+    Builder(x, "wr_send_tso");
+    for (i = 0; i < n; i++) {
+	snprintf(hex + 2 * i, 3, "%02x", ((const unsigned char *) hdr)[i]);
+    }
+    strcpy(hex + 2 * n, hdrSz > n ? "..." : "");
+    Log("  hdr=%s hdr_sz=%u mss=%u", hex, hdrSz, mss);
+}
+
+static void
 WrRdmaWrite(
     struct ibv_qp_ex *x,
     uint32_t rkey,
@@ -390,9 +409,18 @@ mlx5dv_create_qp(
 		? dv->dc_init_attr.dci_streams.log_num_errored : 0,
 		(unsigned long long) dv->send_ops_flags);
     }
+    if (a->comp_mask & IBV_QP_INIT_ATTR_MAX_TSO_HEADER) {
+	Log("  max_tso_header=%u", a->max_tso_header);
+    }
     if (copy.qp_type == IBV_QPT_DRIVER) {
 	copy.qp_type = IBV_QPT_RC;
     }
+    if (copy.qp_type == IBV_QPT_RAW_PACKET) {
+	copy.qp_type = IBV_QPT_UD;
+    }
+    copy.comp_mask &= ~IBV_QP_INIT_ATTR_MAX_TSO_HEADER;
+    copy.max_tso_header = 0;
+    copy.send_ops_flags &= ~(uint64_t) IBV_QP_EX_WITH_TSO;
     qp = ibv_create_qp_ex(ctx, &copy);
     if (qp && (a->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)) {
 	struct ibv_qp_ex *x = ibv_qp_to_qp_ex(qp);
@@ -402,6 +430,7 @@ mlx5dv_create_qp(
 	x->wr_abort = WrAbort;
 	x->wr_send = WrSend;
 	x->wr_send_imm = WrSendImm;
+	x->wr_send_tso = WrSendTso;
 	x->wr_rdma_write = WrRdmaWrite;
 	x->wr_set_sge = WrSetSge;
 	x->wr_set_sge_list = WrSetSgeList;

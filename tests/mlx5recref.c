@@ -5,7 +5,8 @@
  *	that rdma-core's own tests make (tests/test_mlx5_dc.py,
  *	test_mlx5_dma_memcpy.py, test_mlx5_raw_wqe.py,
  *	test_mlx5_lag_affinity.py, test_mlx5_udp_sport.py,
- *	test_mlx5_query_port.py, test_mlx5_timestamp.py), run under the
+ *	test_mlx5_query_port.py, test_mlx5_timestamp.py; a TSO send as
+ *	ibv_wr_post(3) describes it, which no test there makes), run under the
  *	recorder (tests/mlx5rec.c), whose log the test compares with that of
  *	the same case made through the verbs package.
  *
@@ -26,6 +27,7 @@ static struct ibv_cq *cq;
 static struct ibv_mr *mr, *mr2;
 static struct ibv_ah *ah;
 static char buf[4096], buf2[4096];
+static uint16_t tsoHeader;	/* DvQp's max_tso_header, 0: none. */
 
 static void
 Die(
@@ -37,7 +39,8 @@ Die(
 
 /*
  * A QP through mlx5dv_create_qp, as the tests' Mlx5QP: 8 sends and
- * receives of one sge, ibv send ops (0: none) and the DV attributes.
+ * receives of one sge, ibv send ops (0: none), the DV attributes and
+ * tsoHeader.
  */
 
 static struct ibv_qp *
@@ -64,6 +67,10 @@ DvQp(
     if (sendOps) {
 	a.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 	a.send_ops_flags = sendOps;
+    }
+    if (tsoHeader) {
+	a.comp_mask |= IBV_QP_INIT_ATTR_MAX_TSO_HEADER;
+	a.max_tso_header = tsoHeader;
     }
     qp = mlx5dv_create_qp(ctx, &a, dv);
     if (qp == NULL) {
@@ -155,6 +162,45 @@ Memcpy(void)
     x->wr_flags = IBV_SEND_SIGNALED;
     mlx5dv_wr_memcpy(mlx5dv_qp_ex_from_ibv_qp_ex(x), mr2->lkey,
 	    (uintptr_t) buf2, mr->lkey, (uintptr_t) buf + 256, 1024);
+    if (ibv_wr_complete(x)) {
+	Die("ibv_wr_complete");
+    }
+    ibv_destroy_qp(qp);
+}
+
+/*
+ * A raw packet QP that segments (the only kind mlx5 does TSO on), and
+ * two TSO sends of 3000 bytes: 54 bytes of Ethernet, IPv4 and TCP
+ * headers, segments of 1000 and 1448 bytes.
+ */
+
+static void
+Tso(void)
+{
+    struct mlx5dv_qp_init_attr dv;
+    struct ibv_qp *qp;
+    struct ibv_qp_ex *x;
+    unsigned char hdr[54];
+    int i;
+
+    memset(&dv, 0, sizeof(dv));
+    tsoHeader = 128;
+    qp = DvQp(IBV_QPT_RAW_PACKET, IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_TSO,
+	    &dv, NULL);
+    tsoHeader = 0;
+    x = ibv_qp_to_qp_ex(qp);
+    for (i = 0; i < (int) sizeof(hdr); i++) {
+	hdr[i] = (unsigned char) (i * 7 + 1);
+    }
+    ibv_wr_start(x);
+    x->wr_id = 1;
+    x->wr_flags = IBV_SEND_SIGNALED;
+    ibv_wr_send_tso(x, hdr, sizeof(hdr), 1000);
+    ibv_wr_set_sge(x, mr->lkey, (uintptr_t) buf, 3000);
+    x->wr_id = 2;
+    x->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_IP_CSUM;
+    ibv_wr_send_tso(x, hdr, 14, 1448);
+    ibv_wr_set_sge(x, mr->lkey, (uintptr_t) buf + 1000, 3000);
     if (ibv_wr_complete(x)) {
 	Die("ibv_wr_complete");
     }
@@ -897,6 +943,8 @@ main(
 	Memcpy();
     } else if (strcmp(argv[1], "raw") == 0) {
 	Raw();
+    } else if (strcmp(argv[1], "tso") == 0) {
+	Tso();
     } else if (strcmp(argv[1], "qp") == 0) {
 	QpCalls();
     } else if (strcmp(argv[1], "ctx") == 0) {

@@ -436,6 +436,12 @@ proc fuzz::Value {sig ph} {
 			bind_mw local_inv send_with_inv tso driver 0 1 2 3 4 5
 			6 7 8 9 10 11 12 13 14 15 255}]
 		}
+		if {[chance 0.2]} {
+		    # The keys of tso (refused on rxe before the provider).
+		    lappend d hdr [pick [list {} abc [string repeat h 54] \
+			[string repeat h 65536] \u0100]] \
+			mss [pick {0 1448 65535 65536 -1}]
+		}
 		return $d
 	    }
 	    return [Dict $sig]
