@@ -787,6 +787,11 @@ MODULE_SCOPE int	VerbsNotify(Tcl_Interp *interp, VerbsObj *objPtr,
 MODULE_SCOPE void	VerbsNotifyStop(VerbsObj *objPtr);
 MODULE_SCOPE int	VerbsWaitEvent(Tcl_Interp *interp, VerbsObj *objPtr,
 			    int fd, int objc, Tcl_Obj *const objv[]);
+typedef int (VerbsTryProc)(Tcl_Interp *interp, void *clientData,
+	int *donePtr);
+MODULE_SCOPE int	VerbsWaitFd(Tcl_Interp *interp, VerbsObj *objPtr,
+			    int fd, int timeout, const char *what,
+			    VerbsTryProc *tryProc, void *clientData);
 MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
 
 /*
