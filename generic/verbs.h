@@ -350,9 +350,12 @@ struct VerbsQp {
     VerbsObj obj;
     struct ibv_qp *qp;
     VerbsCq *sendCq;		/* Referenced, not owned; NULL for a QP
-				 * without a send queue (xrc_recv, RSS). */
+				 * without a send queue (xrc_recv, RSS) and
+				 * for one whose CQs librdmacm made (an
+				 * rdma_cm id's, without -send_cq). */
     VerbsCq *recvCq;		/* NULL for a QP without a receive queue of
-				 * its own (xrc_send, xrc_recv, RSS). */
+				 * its own (xrc_send, xrc_recv, RSS), or
+				 * with librdmacm's CQs. */
     VerbsSrq *srq;		/* Referenced, or NULL. */
     VerbsXrcd *xrcd;		/* An xrc_recv QP's domain (referenced), or
 				 * NULL. */
@@ -915,6 +918,9 @@ MODULE_SCOPE VerbsMethodProc VerbsQpLatency;
 #define VERBS_DEFAULT_QKEY 0x11111111	/* UD Q_Key of to_init and sends. */
 MODULE_SCOPE int	VerbsQpCheckQueue(Tcl_Interp *interp, VerbsQp *q,
 			    int send);
+MODULE_SCOPE int	VerbsQpCmCqs(Tcl_Interp *interp, int recvCq, int srq);
+MODULE_SCOPE int	VerbsQpCheckCqs(Tcl_Interp *interp, VerbsQp *q,
+			    const char *option, const char *command);
 MODULE_SCOPE int	VerbsCheckSendWr(Tcl_Interp *interp, VerbsQp *q,
 			    enum ibv_wr_opcode opcode, VerbsAh *ah,
 			    int udKeys);

@@ -79,7 +79,7 @@ static const VerbsMethod cmIdMethods[] = {
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
     {"connect", CmIdConnect, 0, -1, "?option value ...?"},
-    {"create_qp", CmIdCreateQp, 1, -1, "pd -send_cq cq ?option value ...?"},
+    {"create_qp", CmIdCreateQp, 1, -1, "pd ?option value ...?"},
     {"disconnect", CmIdDisconnect, 0, 0, ""},
     {"establish", CmIdEstablish, 0, 0, ""},
     {"get_remote_ece", CmIdGetRemoteEce, 0, 0, ""},
@@ -843,8 +843,10 @@ CmIdFree(
     }
     if (c->epPd) {
 	VerbsObjRelease(&c->epPd->obj);
-	VerbsObjRelease(&c->epSendCq->obj);
-	VerbsObjRelease(&c->epRecvCq->obj);
+	if (c->epSendCq) {
+	    VerbsObjRelease(&c->epSendCq->obj);
+	    VerbsObjRelease(&c->epRecvCq->obj);
+	}
 	if (c->epSrq) {
 	    VerbsObjRelease(&c->epSrq->obj);
 	}
@@ -2653,9 +2655,9 @@ EpQp(
 	}
 	return TCL_OK;
     }
-    if (args->send_cq == NULL) {
-	return VerbsArgError(interp, "-send_cq", NULL,
-		"missing -send_cq: a qp needs a completion queue");
+    if (args->send_cq == NULL && VerbsQpCmCqs(interp,
+	    args->recv_cq != NULL, args->srq != NULL) != TCL_OK) {
+	return TCL_ERROR;
     }
     if (VerbsCheckOwner(interp, "-send_cq", args->send_cq, p->obj.parent,
 	    "device context than the pd") != TCL_OK
@@ -2665,11 +2667,12 @@ EpQp(
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
+    /* Without -send_cq, no CQ objects: rdma_create_qp makes the CQs. */
     *sendCqPtr = (VerbsCq *) args->send_cq;
     *recvCqPtr = args->recv_cq ? (VerbsCq *) args->recv_cq : *sendCqPtr;
     memset(init, 0, sizeof(*init));
-    init->send_cq = (*sendCqPtr)->cq;
-    init->recv_cq = (*recvCqPtr)->cq;
+    init->send_cq = *sendCqPtr ? (*sendCqPtr)->cq : NULL;
+    init->recv_cq = *recvCqPtr ? (*recvCqPtr)->cq : NULL;
     init->srq = srq ? srq->srq : NULL;
     init->cap = args->cap;
     init->sq_sig_all = args->sq_sig_all;
@@ -2775,8 +2778,10 @@ CmCreateEpCmd(
 	c->epSrq = srq;
 	c->epQpType = init.qp_type;
 	VerbsObjRetain(&p->obj);
-	VerbsObjRetain(&sendCq->obj);
-	VerbsObjRetain(&recvCq->obj);
+	if (sendCq) {
+	    VerbsObjRetain(&sendCq->obj);
+	    VerbsObjRetain(&recvCq->obj);
+	}
 	if (srq) {
 	    VerbsObjRetain(&srq->obj);
 	}
