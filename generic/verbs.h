@@ -240,6 +240,9 @@ typedef struct VerbsMr {
     int access;
     int unusable;		/* A rereg failed in the kernel: the MR may
 				 * only be closed. */
+    int cmReg;			/* Registered by an rdma_cm id's reg_msgs,
+				 * reg_read or reg_write: deregistered by
+				 * rdma_dereg_mr. */
 } VerbsMr;
 
 typedef struct VerbsMw {
@@ -980,6 +983,12 @@ MODULE_SCOPE int	VerbsMrNew(Tcl_Interp *interp, VerbsPd *p,
 			    Tcl_Obj *nameObj, VerbsMr **mrPtr,
 			    uint64_t iova);
 #define NO_IOVA (~(uint64_t) 0)	/* VerbsMrNew: register at the buffer. */
+typedef enum VerbsCmReg {
+    VERBS_CM_REG_MSGS, VERBS_CM_REG_READ, VERBS_CM_REG_WRITE
+} VerbsCmReg;			/* The rdma_reg_* helper of VerbsMrCmNew. */
+MODULE_SCOPE int	VerbsMrCmNew(Tcl_Interp *interp, VerbsPd *p,
+			    struct rdma_cm_id *id, VerbsCmReg kind,
+			    size_t length, Tcl_Obj *nameObj);
 MODULE_SCOPE VerbsGetProc VerbsMrPd;
 MODULE_SCOPE VerbsPd *	VerbsMrPdOf(VerbsMr *m);
 MODULE_SCOPE uint64_t	VerbsMrBase(VerbsMr *m);
