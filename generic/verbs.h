@@ -336,7 +336,8 @@ typedef struct VerbsCmId {
     VerbsPd *epPd;		/* A passive endpoint made with queue pair
 				 * attributes: the objects each new
 				 * connection's QP uses (referenced), */
-    VerbsCq *epSendCq, *epRecvCq;
+    VerbsCq *epSendCq, *epRecvCq;	/* (both NULL: librdmacm makes
+				 * each QP's CQs), */
     VerbsSrq *epSrq;		/* (or NULL), */
     enum ibv_qp_type epQpType;	/* and its type. */
     int connectLen;		/* The bytes of the connect data of its

@@ -3153,7 +3153,7 @@ EpQp(
  *
  * CmCreateEpCmd --
  *
- *	verbs::cm create_ep ADDRINFO ?-pd PD -send_cq CQ ?-recv_cq CQ?
+ *	verbs::cm create_ep ADDRINFO ?-pd PD ?-send_cq CQ? ?-recv_cq CQ?
  *	    ?-srq SRQ? ?-cap DICT? ?-sq_sig_all BOOL?? ?-as NAME?
  *	rdma_create_ep from an addrinfo dict (of [verbs::cm getaddrinfo]):
  *	a synchronous id, whose route is resolved (or, with the passive
