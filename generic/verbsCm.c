@@ -1778,9 +1778,9 @@ typedef enum {
 } PostKind;
 
 static const struct {
-    const char *call;
+    const char *call;		/* The method is the name without rdma_. */
     const VerbsField *options;
-    enum ibv_wr_opcode opcode;
+    enum ibv_wr_opcode opcode;	/* Of the send WR (not post_recv's). */
 } posts[] = {
     {"rdma_post_send", postSendOptions, IBV_WR_SEND},
     {"rdma_post_recv", postRecvOptions, IBV_WR_SEND},
@@ -1810,7 +1810,7 @@ CmIdPost(
     memset(&sge, 0, sizeof(sge));
     if (VerbsParseOptions(interp, objc, objv, 3, posts[kind].options, &a)
 	    != TCL_OK
-	    || CmIdQpOf(interp, c, Tcl_GetString(objv[1]), &q) != TCL_OK
+	    || CmIdQpOf(interp, c, posts[kind].call + 5, &q) != TCL_OK
 	    || VerbsParseSge(interp, "sge", objv[2], &sge) != TCL_OK) {
 	return TCL_ERROR;
     }
@@ -1947,8 +1947,11 @@ CmIdReg(
 	VERBS_FIELD_END
     };
     VerbsCmId *c = (VerbsCmId *) objPtr;
+    static const char *const methods[] = {
+	"reg_msgs", "reg_read", "reg_write"
+    };
     VerbsCreateHead head = {NULL, NULL};
-    const char *method = Tcl_GetString(objv[1]);
+    const char *method = methods[kind];
     uint64_t length;
     VerbsQp *q = NULL;
     VerbsObj *p;
@@ -2069,7 +2072,7 @@ CmIdGetComp(
 	VERBS_FIELD_END
     };
     VerbsCmId *c = (VerbsCmId *) objPtr;
-    const char *method = Tcl_GetString(objv[1]);
+    const char *method = send ? "get_send_comp" : "get_recv_comp";
     struct ibv_comp_channel *ch;
     CompWait w;
     VerbsQp *q = NULL;
