@@ -252,6 +252,9 @@ typedef struct VerbsMr {
     int access;
     int unusable;		/* A rereg failed in the kernel: the MR may
 				 * only be closed. */
+    int cmReg;			/* Registered by an rdma_cm id's reg_msgs,
+				 * reg_read or reg_write: deregistered by
+				 * rdma_dereg_mr. */
 } VerbsMr;
 
 typedef struct VerbsMw {
@@ -345,7 +348,8 @@ typedef struct VerbsCmId {
     VerbsPd *epPd;		/* A passive endpoint made with queue pair
 				 * attributes: the objects each new
 				 * connection's QP uses (referenced), */
-    VerbsCq *epSendCq, *epRecvCq;
+    VerbsCq *epSendCq, *epRecvCq;	/* (both NULL: librdmacm makes
+				 * each QP's CQs), */
     VerbsSrq *epSrq;		/* (or NULL), */
     enum ibv_qp_type epQpType;	/* and its type. */
     int connectLen;		/* The bytes of the connect data of its
@@ -362,9 +366,12 @@ struct VerbsQp {
     VerbsObj obj;
     struct ibv_qp *qp;
     VerbsCq *sendCq;		/* Referenced, not owned; NULL for a QP
-				 * without a send queue (xrc_recv, RSS). */
+				 * without a send queue (xrc_recv, RSS) and
+				 * for one whose CQs librdmacm made (an
+				 * rdma_cm id's, without -send_cq). */
     VerbsCq *recvCq;		/* NULL for a QP without a receive queue of
-				 * its own (xrc_send, xrc_recv, RSS). */
+				 * its own (xrc_send, xrc_recv, RSS), or
+				 * with librdmacm's CQs. */
     VerbsSrq *srq;		/* Referenced, or NULL. */
     VerbsXrcd *xrcd;		/* An xrc_recv QP's domain (referenced), or
 				 * NULL. */
@@ -801,6 +808,11 @@ MODULE_SCOPE int	VerbsNotify(Tcl_Interp *interp, VerbsObj *objPtr,
 MODULE_SCOPE void	VerbsNotifyStop(VerbsObj *objPtr);
 MODULE_SCOPE int	VerbsWaitEvent(Tcl_Interp *interp, VerbsObj *objPtr,
 			    int fd, int objc, Tcl_Obj *const objv[]);
+typedef int (VerbsTryProc)(Tcl_Interp *interp, void *clientData,
+	int *donePtr);
+MODULE_SCOPE int	VerbsWaitFd(Tcl_Interp *interp, VerbsObj *objPtr,
+			    int fd, int timeout, const char *what,
+			    VerbsTryProc *tryProc, void *clientData);
 MODULE_SCOPE int	VerbsSetNonBlocking(Tcl_Interp *interp, int fd);
 
 /*
@@ -924,6 +936,9 @@ MODULE_SCOPE VerbsMethodProc VerbsQpLatency;
 #define VERBS_DEFAULT_QKEY 0x11111111	/* UD Q_Key of to_init and sends. */
 MODULE_SCOPE int	VerbsQpCheckQueue(Tcl_Interp *interp, VerbsQp *q,
 			    int send);
+MODULE_SCOPE int	VerbsQpCmCqs(Tcl_Interp *interp, int recvCq, int srq);
+MODULE_SCOPE int	VerbsQpCheckCqs(Tcl_Interp *interp, VerbsQp *q,
+			    const char *option, const char *command);
 MODULE_SCOPE int	VerbsCheckSendWr(Tcl_Interp *interp, VerbsQp *q,
 			    enum ibv_wr_opcode opcode, VerbsAh *ah,
 			    int udKeys);
@@ -983,6 +998,12 @@ MODULE_SCOPE int	VerbsMrNew(Tcl_Interp *interp, VerbsPd *p,
 			    Tcl_Obj *nameObj, VerbsMr **mrPtr,
 			    uint64_t iova);
 #define NO_IOVA (~(uint64_t) 0)	/* VerbsMrNew: register at the buffer. */
+typedef enum VerbsCmReg {
+    VERBS_CM_REG_MSGS, VERBS_CM_REG_READ, VERBS_CM_REG_WRITE
+} VerbsCmReg;			/* The rdma_reg_* helper of VerbsMrCmNew. */
+MODULE_SCOPE int	VerbsMrCmNew(Tcl_Interp *interp, VerbsPd *p,
+			    struct rdma_cm_id *id, VerbsCmReg kind,
+			    size_t length, Tcl_Obj *nameObj);
 MODULE_SCOPE VerbsGetProc VerbsMrPd;
 MODULE_SCOPE VerbsPd *	VerbsMrPdOf(VerbsMr *m);
 MODULE_SCOPE uint64_t	VerbsMrBase(VerbsMr *m);

@@ -522,7 +522,8 @@ BurstSenders(
     *maxDepthPtr = UINT32_MAX;
     for (k = 0; k < b->nqp; k++) {
 	q = b->q[k].qp;
-	if (VerbsQpCheckQueue(interp, q, 1) != TCL_OK) {
+	if (VerbsQpCheckQueue(interp, q, 1) != TCL_OK
+		|| VerbsQpCheckCqs(interp, q, "qp", "send_burst") != TCL_OK) {
 	    return TCL_ERROR;
 	}
 	if (q->qpType == IBV_QPT_XRC_SEND) {
@@ -624,7 +625,9 @@ BurstPeers(
     for (k = 0; k < b->nqp; k++) {
 	VerbsQp *p = b->q[k].peer;
 
-	if (VerbsQpCheckQueue(interp, p, 0) != TCL_OK) {
+	if (VerbsQpCheckQueue(interp, p, 0) != TCL_OK
+		|| VerbsQpCheckCqs(interp, p, "-peer", "send_burst")
+		!= TCL_OK) {
 	    return TCL_ERROR;
 	}
 	if (p->srq) {

@@ -23,6 +23,7 @@
 #include <poll.h>
 #include <string.h>
 #include <infiniband/ib.h>
+#include <rdma/rdma_verbs.h>
 
 /*
  * A multicast group an id joined: its address (as rdma_leave_multicast
@@ -42,9 +43,11 @@ struct VerbsCmJoin {
 
 static VerbsMethodProc CmChannelNotify, CmChannelWait, CmIdAccept, CmIdBind,
 	CmIdConnect, CmIdCreateQp, CmIdDisconnect, CmIdEstablish,
-	CmIdGetRemoteEce, CmIdGetRequest, CmIdInitQpAttr, CmIdJoinMulticast,
-	CmIdLeaveMulticast, CmIdListen, CmIdMigrate, CmIdReject,
-	CmIdQueryAddrInfo, CmIdResolveAddr, CmIdResolveAddrInfo,
+	CmIdGetRecvComp, CmIdGetRemoteEce, CmIdGetRequest, CmIdGetSendComp,
+	CmIdInitQpAttr, CmIdJoinMulticast, CmIdLeaveMulticast, CmIdListen,
+	CmIdMigrate, CmIdPostRead, CmIdPostRecv, CmIdPostSend,
+	CmIdPostUdSend, CmIdPostWrite, CmIdRegMsgs, CmIdRegRead, CmIdRegWrite,
+	CmIdReject, CmIdQueryAddrInfo, CmIdResolveAddr, CmIdResolveAddrInfo,
 	CmIdResolveRoute, CmIdSetLocalEce, CmIdSetOption;
 
 static const VerbsMethod cmChannelMethods[] = {
@@ -79,18 +82,31 @@ static const VerbsMethod cmIdMethods[] = {
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
     {"connect", CmIdConnect, 0, -1, "?option value ...?"},
-    {"create_qp", CmIdCreateQp, 1, -1, "pd -send_cq cq ?option value ...?"},
+    {"create_qp", CmIdCreateQp, 1, -1, "pd ?option value ...?"},
     {"disconnect", CmIdDisconnect, 0, 0, ""},
     {"establish", CmIdEstablish, 0, 0, ""},
+    {"get_recv_comp", CmIdGetRecvComp, 0, 2, "?-timeout ms?"},
     {"get_remote_ece", CmIdGetRemoteEce, 0, 0, ""},
     {"get_request", CmIdGetRequest, 0, 2, "?-timeout ms?"},
+    {"get_send_comp", CmIdGetSendComp, 0, 2, "?-timeout ms?"},
     {"init_qp_attr", CmIdInitQpAttr, 1, 1, "state"},
     {"join_multicast", CmIdJoinMulticast, 1, 5,
 	    "address ?-context value? ?-join_flags flags?"},
     {"leave_multicast", CmIdLeaveMulticast, 1, 1, "address"},
     {"listen", CmIdListen, 0, 1, "?backlog?"},
     {"migrate", CmIdMigrate, 0, 1, "?channel?"},
+    {"post_read", CmIdPostRead, 1, 9, "sge -remote_addr addr -rkey rkey "
+	    "?-send_flags flags? ?-wr_id n?"},
+    {"post_recv", CmIdPostRecv, 1, 3, "sge ?-wr_id n?"},
+    {"post_send", CmIdPostSend, 1, 5, "sge ?-send_flags flags? ?-wr_id n?"},
+    {"post_ud_send", CmIdPostUdSend, 1, 9, "sge -ah ah -remote_qpn qpn "
+	    "?-send_flags flags? ?-wr_id n?"},
+    {"post_write", CmIdPostWrite, 1, 9, "sge -remote_addr addr -rkey rkey "
+	    "?-send_flags flags? ?-wr_id n?"},
     {"query_addrinfo", CmIdQueryAddrInfo, 0, 0, ""},
+    {"reg_msgs", CmIdRegMsgs, 1, 3, "length ?-as name?"},
+    {"reg_read", CmIdRegRead, 1, 3, "length ?-as name?"},
+    {"reg_write", CmIdRegWrite, 1, 3, "length ?-as name?"},
     {"reject", CmIdReject, 0, 2, "?-private_data bytes?"},
     {"resolve_addr", CmIdResolveAddr, 2, 6,
 	    "address port ?-src address? ?-timeout ms?"},
@@ -843,8 +859,10 @@ CmIdFree(
     }
     if (c->epPd) {
 	VerbsObjRelease(&c->epPd->obj);
-	VerbsObjRelease(&c->epSendCq->obj);
-	VerbsObjRelease(&c->epRecvCq->obj);
+	if (c->epSendCq) {
+	    VerbsObjRelease(&c->epSendCq->obj);
+	    VerbsObjRelease(&c->epRecvCq->obj);
+	}
 	if (c->epSrq) {
 	    VerbsObjRelease(&c->epSrq->obj);
 	}
@@ -1658,6 +1676,457 @@ CmIdCreateQp(
 	return TCL_ERROR;
     }
     return VerbsQpCreate(interp, objc - 1, objv + 1, c, NULL);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdQpOf --
+ *
+ *	The qp object of an id, for the rdma_verbs.h helpers, which work on
+ *	id->qp (and id->pd, its PD).
+ *
+ * Results:
+ *	A standard Tcl result, the object in *qPtr: an error {VERBS STATE
+ *	cmid noqp METHOD} when the id has no QP.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmIdQpOf(
+    Tcl_Interp *interp,
+    VerbsCmId *c,
+    const char *method,
+    VerbsQp **qPtr)
+{
+    if (c->id->qp == NULL || c->id->qp->qp_context == NULL) {
+	return VerbsStateError(interp, &c->obj, "noqp", method, "an id with "
+		"a qp (create_qp, or create_ep with -pd)");
+    }
+    *qPtr = (VerbsQp *) c->id->qp->qp_context;
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdPost, CmIdPostSend, CmIdPostRecv, CmIdPostRead, CmIdPostWrite,
+ * CmIdPostUdSend --
+ *
+ *	$id post_send SGE ?-send_flags FLAGS? ?-wr_id N?
+ *	$id post_recv SGE ?-wr_id N?
+ *	$id post_read SGE -remote_addr A -rkey K ?-send_flags F? ?-wr_id N?
+ *	$id post_write SGE -remote_addr A -rkey K ?-send_flags F? ?-wr_id N?
+ *	$id post_ud_send SGE -ah AH -remote_qpn N ?-send_flags F? ?-wr_id N?
+ *	librdmacm's helpers of one work request with one SGE on the id's
+ *	QP (rdma_post_send, ...): SGE is {MR OFFSET LENGTH}, -wr_id the
+ *	helper's context argument.  What the provider would trust is checked
+ *	first: the opcode suits the QP (VerbsCheckSendWr: a ud send needs
+ *	an AH of the QP's PD), inline data is in a host buffer, and a
+ *	receive's SGE lies in the MR's buffer addresses (rdma_post_recv
+ *	asserts that, which an MR made with -iova would fail).
+ *
+ * Results:
+ *	A standard Tcl result, empty.
+ *
+ * Side effects:
+ *	Posts the work request.
+ *
+ *----------------------------------------------------------------------
+ */
+
+typedef struct PostArgs {
+    VerbsObj *ah;
+    uint64_t remote_addr, remote_qpn;
+    uint32_t rkey;
+    uint64_t send_flags, wr_id;
+} PostArgs;
+
+#define POST_FLAGS \
+    VERBS_OPTION(PostArgs, send_flags, VF_FLAGS, verbsSendFlags, "flags")
+#define POST_WR_ID \
+    VERBS_OPTION(PostArgs, wr_id, VF_UINT, NULL, "n")
+#define POST_RDMA \
+    VERBS_OPTION_REQUIRED(PostArgs, remote_addr, VF_UINT, NULL, 0, \
+	    "addr:the peer's address to read or write"), \
+    VERBS_OPTION_REQUIRED(PostArgs, rkey, VF_UINT, NULL, 0, \
+	    "rkey:the peer's key of that memory")
+
+static const VerbsField postSendOptions[] = {
+    POST_FLAGS, POST_WR_ID, VERBS_FIELD_END
+};
+static const VerbsField postRecvOptions[] = {
+    POST_WR_ID, VERBS_FIELD_END
+};
+static const VerbsField postRdmaOptions[] = {
+    POST_RDMA, POST_FLAGS, POST_WR_ID, VERBS_FIELD_END
+};
+static const VerbsField postUdOptions[] = {
+    VERBS_OPTION_REQUIRED(PostArgs, ah, VF_OBJ, &verbsAhClass, 0,
+	    "ah:the address handle of the destination"),
+    VERBS_OPTION_REQUIRED(PostArgs, remote_qpn, VF_UINT, NULL, 0xffffff,
+	    "qpn:the destination's qp number"),
+    POST_FLAGS, POST_WR_ID, VERBS_FIELD_END
+};
+
+typedef enum {
+    POST_SEND, POST_RECV, POST_READ, POST_WRITE, POST_UD_SEND
+} PostKind;
+
+static const struct {
+    const char *call;		/* The method is the name without rdma_. */
+    const VerbsField *options;
+    enum ibv_wr_opcode opcode;	/* Of the send WR (not post_recv's). */
+} posts[] = {
+    {"rdma_post_send", postSendOptions, IBV_WR_SEND},
+    {"rdma_post_recv", postRecvOptions, IBV_WR_SEND},
+    {"rdma_post_read", postRdmaOptions, IBV_WR_RDMA_READ},
+    {"rdma_post_write", postRdmaOptions, IBV_WR_RDMA_WRITE},
+    {"rdma_post_ud_send", postUdOptions, IBV_WR_SEND}
+};
+
+static int
+CmIdPost(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[],
+    PostKind kind)
+{
+    VerbsCmId *c = (VerbsCmId *) objPtr;
+    PostArgs a;
+    VerbsSgeArg sge;
+    VerbsQp *q = NULL;
+    struct ibv_mr *mr;
+    void *context, *addr;
+    size_t length;
+    int flags, ret;
+
+    memset(&a, 0, sizeof(a));
+    memset(&sge, 0, sizeof(sge));
+    if (VerbsParseOptions(interp, objc, objv, 3, posts[kind].options, &a)
+	    != TCL_OK
+	    || CmIdQpOf(interp, c, posts[kind].call + 5, &q) != TCL_OK
+	    || VerbsParseSge(interp, "sge", objv[2], &sge) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (kind != POST_RECV && VerbsCheckSendWr(interp, q, posts[kind].opcode,
+	    (VerbsAh *) a.ah, kind == POST_UD_SEND) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if ((a.send_flags & IBV_SEND_INLINE) && sge.sge.length > 0
+	    && !VerbsMrHost(sge.mr)) {
+	return VerbsNotHostError(interp, "sge", 0, &sge.sge);
+    }
+    mr = sge.mr->mr;
+    if (kind == POST_RECV && (sge.sge.addr < (uintptr_t) mr->addr
+	    || sge.sge.addr + sge.sge.length
+	    > (uintptr_t) mr->addr + mr->length)) {
+	Tcl_Obj *name = VerbsObjName(&sge.mr->obj);
+
+	VerbsArgError(interp, "sge", sge.valueObj, "rdma_post_recv takes "
+		"an sge in the addresses of its mr's buffer, and %s is "
+		"addressed from its -iova", Tcl_GetString(name));
+	Tcl_DecrRefCount(name);
+	return TCL_ERROR;
+    }
+    context = (void *) (uintptr_t) a.wr_id;
+    addr = (void *) (uintptr_t) sge.sge.addr;
+    length = sge.sge.length;
+    flags = (int) a.send_flags;
+    switch (kind) {
+    case POST_SEND:
+	ret = rdma_post_send(c->id, context, addr, length, mr, flags);
+	break;
+    case POST_RECV:
+	ret = rdma_post_recv(c->id, context, addr, length, mr);
+	break;
+    case POST_READ:
+	ret = rdma_post_read(c->id, context, addr, length, mr, flags,
+		a.remote_addr, a.rkey);
+	break;
+    case POST_WRITE:
+	ret = rdma_post_write(c->id, context, addr, length, mr, flags,
+		a.remote_addr, a.rkey);
+	break;
+    default:
+	ret = rdma_post_ud_send(c->id, context, addr, length, mr, flags,
+		((VerbsAh *) a.ah)->ah, (uint32_t) a.remote_qpn);
+	break;
+    }
+    if (ret != 0) {
+	return VerbsSysError(interp, posts[kind].call, objPtr, NULL, errno);
+    }
+    return TCL_OK;
+}
+
+static int
+CmIdPostSend(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return CmIdPost(interp, objPtr, objc, objv, POST_SEND);
+}
+
+static int
+CmIdPostRecv(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return CmIdPost(interp, objPtr, objc, objv, POST_RECV);
+}
+
+static int
+CmIdPostRead(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return CmIdPost(interp, objPtr, objc, objv, POST_READ);
+}
+
+static int
+CmIdPostWrite(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return CmIdPost(interp, objPtr, objc, objv, POST_WRITE);
+}
+
+static int
+CmIdPostUdSend(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return CmIdPost(interp, objPtr, objc, objv, POST_UD_SEND);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdReg, CmIdRegMsgs, CmIdRegRead, CmIdRegWrite --
+ *
+ *	$id reg_msgs|reg_read|reg_write LENGTH ?-as NAME?: an MR with a
+ *	buffer of its own of LENGTH bytes, registered by rdma_reg_msgs,
+ *	rdma_reg_read or rdma_reg_write on the id's PD (VerbsMrCmNew).  The
+ *	id must have a QP: librdmacm's id->pd is that QP's PD, whose child
+ *	the MR is.
+ *
+ * Results:
+ *	A standard Tcl result, the mr object's name.
+ *
+ * Side effects:
+ *	Allocates and registers memory, creates a command.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+CmIdReg(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[],
+    VerbsCmReg kind)
+{
+    static const VerbsField options[] = {
+	VERBS_OPTION_COMMAND,
+	VERBS_FIELD_END
+    };
+    VerbsCmId *c = (VerbsCmId *) objPtr;
+    static const char *const methods[] = {
+	"reg_msgs", "reg_read", "reg_write"
+    };
+    VerbsCreateHead head = {NULL, NULL};
+    const char *method = methods[kind];
+    uint64_t length;
+    VerbsQp *q = NULL;
+    VerbsObj *p;
+
+    if (VerbsGetUInt(interp, "length", objv[2], INT32_MAX, &length)
+	    != TCL_OK || VerbsCheckLength(interp, "length", length) != TCL_OK
+	    || VerbsParseOptions(interp, objc, objv, 3, options, &head)
+	    != TCL_OK || CmIdQpOf(interp, c, method, &q) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    p = q->obj.parent;
+    if (p->typePtr != &verbsPdClass || ((VerbsPd *) p)->pd != c->id->pd) {
+	return VerbsStateError(interp, objPtr, "otherpd", method, "an id "
+		"whose pd (librdmacm's id->pd) is its qp's pd object");
+    }
+    return VerbsMrCmNew(interp, (VerbsPd *) p, c->id, kind, (size_t) length,
+	    head.command);
+}
+
+static int
+CmIdRegMsgs(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return CmIdReg(interp, objPtr, objc, objv, VERBS_CM_REG_MSGS);
+}
+
+static int
+CmIdRegRead(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return CmIdReg(interp, objPtr, objc, objv, VERBS_CM_REG_READ);
+}
+
+static int
+CmIdRegWrite(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return CmIdReg(interp, objPtr, objc, objv, VERBS_CM_REG_WRITE);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * CmIdGetComp, TryComp, CmIdGetSendComp, CmIdGetRecvComp --
+ *
+ *	$id get_send_comp ?-timeout MS?, $id get_recv_comp ?-timeout MS?:
+ *	the next completion of the send or receive CQ that rdma_create_qp
+ *	made for the id's QP (a QP made without -send_cq), by
+ *	rdma_get_send_comp or rdma_get_recv_comp, as a WC dict like $cq
+ *	poll gives; a failed completion is returned, not raised, as $cq
+ *	poll and $cq wait (without -check) do.  The helper blocks in
+ *	ibv_get_cq_event: the CQ's channel is made non-blocking for the
+ *	call, so that it returns EAGAIN once it has armed the CQ, and its fd
+ *	is polled until the completion event comes or the time (default
+ *	5000 ms, -1 none) is up.
+ *
+ * Results:
+ *	The WC dict; on time out an error "timed out after MS ms waiting
+ *	for a send|receive completion on ID", errorCode {VERBS TIMEOUT 0}.
+ *
+ * Side effects:
+ *	Consumes a completion; reads and acknowledges completion events.
+ *
+ *----------------------------------------------------------------------
+ */
+
+typedef struct CompWait {
+    VerbsCmId *c;
+    int send;
+} CompWait;
+
+static int
+TryComp(
+    Tcl_Interp *interp,
+    void *clientData,		/* CompWait. */
+    int *donePtr)
+{
+    CompWait *w = (CompWait *) clientData;
+    struct ibv_wc wc;
+    int ret, err;
+
+    ret = w->send ? rdma_get_send_comp(w->c->id, &wc)
+	    : rdma_get_recv_comp(w->c->id, &wc);
+    if (ret > 0) {
+	Tcl_SetObjResult(interp, VerbsStructToDict(&verbsWcStruct, &wc));
+	*donePtr = 1;
+	return TCL_OK;
+    }
+
+    /* A failed ibv_poll_cq leaves its negative result in errno. */
+    err = errno < 0 ? -errno : errno;
+    if (err == EAGAIN || err == EWOULDBLOCK) {
+	return TCL_OK;		/* Armed, and no event yet. */
+    }
+    return VerbsSysError(interp, w->send ? "rdma_get_send_comp"
+	    : "rdma_get_recv_comp", &w->c->obj, NULL, err);
+}
+
+static int
+CmIdGetComp(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[],
+    int send)
+{
+    static const VerbsField options[] = {
+	VERBS_OPTION_TIMEOUT,
+	VERBS_FIELD_END
+    };
+    VerbsCmId *c = (VerbsCmId *) objPtr;
+    const char *method = send ? "get_send_comp" : "get_recv_comp";
+    struct ibv_comp_channel *ch;
+    CompWait w;
+    VerbsQp *q = NULL;
+    int timeout = 5000, flags, result;
+
+    if (objc == 3) {
+	Tcl_WrongNumArgs(interp, 2, objv, "?-timeout ms?");
+	return TCL_ERROR;
+    }
+    if (VerbsParseOptions(interp, objc, objv, 2, options, &timeout)
+	    != TCL_OK || CmIdQpOf(interp, c, method, &q) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (q->sendCq != NULL) {
+	return VerbsStateError(interp, objPtr, "owncqs", method, "the cqs "
+		"librdmacm makes for a qp made without -send_cq: poll the "
+		"qp's cq objects");
+    }
+    ch = send ? c->id->send_cq_channel : c->id->recv_cq_channel;
+    if (ch == NULL || (send ? c->id->send_cq : c->id->recv_cq) == NULL) {
+	return VerbsStateError(interp, objPtr, "nocq", method, send
+		? "a send cq (the qp was made with max_send_wr 0)"
+		: "a receive cq (the qp was made with max_recv_wr 0)");
+    }
+    w.c = c;
+    w.send = send;
+    flags = fcntl(ch->fd, F_GETFL);
+    if (flags < 0 || fcntl(ch->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+	return VerbsSysError(interp, "fcntl", objPtr, NULL, errno);
+    }
+    result = VerbsWaitFd(interp, objPtr, ch->fd, timeout, send
+	    ? "a send completion" : "a receive completion", TryComp, &w);
+    fcntl(ch->fd, F_SETFL, flags);
+    return result;
+}
+
+static int
+CmIdGetSendComp(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return CmIdGetComp(interp, objPtr, objc, objv, 1);
+}
+
+static int
+CmIdGetRecvComp(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return CmIdGetComp(interp, objPtr, objc, objv, 0);
 }
 
 /*
@@ -2653,9 +3122,9 @@ EpQp(
 	}
 	return TCL_OK;
     }
-    if (args->send_cq == NULL) {
-	return VerbsArgError(interp, "-send_cq", NULL,
-		"missing -send_cq: a qp needs a completion queue");
+    if (args->send_cq == NULL && VerbsQpCmCqs(interp,
+	    args->recv_cq != NULL, args->srq != NULL) != TCL_OK) {
+	return TCL_ERROR;
     }
     if (VerbsCheckOwner(interp, "-send_cq", args->send_cq, p->obj.parent,
 	    "device context than the pd") != TCL_OK
@@ -2665,11 +3134,12 @@ EpQp(
 	    != TCL_OK) {
 	return TCL_ERROR;
     }
+    /* Without -send_cq, no CQ objects: rdma_create_qp makes the CQs. */
     *sendCqPtr = (VerbsCq *) args->send_cq;
     *recvCqPtr = args->recv_cq ? (VerbsCq *) args->recv_cq : *sendCqPtr;
     memset(init, 0, sizeof(*init));
-    init->send_cq = (*sendCqPtr)->cq;
-    init->recv_cq = (*recvCqPtr)->cq;
+    init->send_cq = *sendCqPtr ? (*sendCqPtr)->cq : NULL;
+    init->recv_cq = *recvCqPtr ? (*recvCqPtr)->cq : NULL;
     init->srq = srq ? srq->srq : NULL;
     init->cap = args->cap;
     init->sq_sig_all = args->sq_sig_all;
@@ -2686,7 +3156,7 @@ EpQp(
  *
  * CmCreateEpCmd --
  *
- *	verbs::cm create_ep ADDRINFO ?-pd PD -send_cq CQ ?-recv_cq CQ?
+ *	verbs::cm create_ep ADDRINFO ?-pd PD ?-send_cq CQ? ?-recv_cq CQ?
  *	    ?-srq SRQ? ?-cap DICT? ?-sq_sig_all BOOL?? ?-as NAME?
  *	rdma_create_ep from an addrinfo dict (of [verbs::cm getaddrinfo]):
  *	a synchronous id, whose route is resolved (or, with the passive
@@ -2775,8 +3245,10 @@ CmCreateEpCmd(
 	c->epSrq = srq;
 	c->epQpType = init.qp_type;
 	VerbsObjRetain(&p->obj);
-	VerbsObjRetain(&sendCq->obj);
-	VerbsObjRetain(&recvCq->obj);
+	if (sendCq) {
+	    VerbsObjRetain(&sendCq->obj);
+	    VerbsObjRetain(&recvCq->obj);
+	}
 	if (srq) {
 	    VerbsObjRetain(&srq->obj);
 	}

@@ -270,54 +270,48 @@ NotifyReadable(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsWaitEvent --
+ * VerbsWaitFd --
  *
- *	$obj wait ?-timeout ms?: block until the next event (default
- *	timeout 5000 ms; -1 waits for ever).
+ *	Wait for something that a readable fd announces: call tryProc
+ *	until it finds it (*donePtr set, its result in interp), polling fd
+ *	between the tries, for at most timeout ms (-1: for ever).  fd must
+ *	not block the tries: the caller reads it without blocking, or
+ *	tryProc reads only what poll said is there.  what names the thing
+ *	for the time limit's error: "timed out after MS ms waiting for WHAT
+ *	on OBJ", errorCode {VERBS TIMEOUT 0}.
  *
  * Results:
- *	The event, or an error with errorCode {VERBS TIMEOUT 0}.
+ *	A standard Tcl result.
  *
  * Side effects:
- *	Consumes one event.
+ *	Those of tryProc.
  *
  *----------------------------------------------------------------------
  */
 
 int
-VerbsWaitEvent(
+VerbsWaitFd(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
     int fd,
-    int objc,
-    Tcl_Obj *const objv[])
+    int timeout,
+    const char *what,
+    VerbsTryProc *tryProc,
+    void *clientData)
 {
-    static const VerbsField options[] = {
-	VERBS_OPTION_TIMEOUT,
-	VERBS_FIELD_END
-    };
-    Tcl_Obj *event;
-    int timeout = 5000, left;
+    int left = timeout, done;
     struct timespec start, now;
+    Tcl_Obj *name;
 
-    if (objc != 2 && objc != 4) {
-	Tcl_WrongNumArgs(interp, 2, objv, "?-timeout ms?");
-	return TCL_ERROR;
-    }
-    if (VerbsParseOptions(interp, objc, objv, 2, options, &timeout)
-	    != TCL_OK) {
-	return TCL_ERROR;
-    }
     clock_gettime(CLOCK_MONOTONIC, &start);
-    left = timeout;
     for (;;) {
 	struct pollfd pfd;
 
-	if (objPtr->typePtr->eventProc(interp, objPtr, &event) != TCL_OK) {
+	done = 0;
+	if (tryProc(interp, clientData, &done) != TCL_OK) {
 	    return TCL_ERROR;
 	}
-	if (event) {
-	    Tcl_SetObjResult(interp, event);
+	if (done) {
 	    return TCL_OK;
 	}
 	if (timeout >= 0) {
@@ -334,14 +328,73 @@ VerbsWaitEvent(
 	    return VerbsSysError(interp, "poll", objPtr, NULL, errno);
 	}
     }
-    {
-	Tcl_Obj *name = VerbsObjName(objPtr);
-
-	Tcl_SetObjResult(interp, Tcl_ObjPrintf(
-		"timed out after %d ms waiting for an event on %s", timeout,
-		Tcl_GetString(name)));
-	Tcl_DecrRefCount(name);
-    }
+    name = VerbsObjName(objPtr);
+    Tcl_SetObjResult(interp, Tcl_ObjPrintf("timed out after %d ms waiting "
+	    "for %s on %s", timeout, what, Tcl_GetString(name)));
+    Tcl_DecrRefCount(name);
     VerbsTimeoutCode(interp, 0);
     return TCL_ERROR;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsWaitEvent, TryEvent --
+ *
+ *	$obj wait ?-timeout ms?: block until the next event (default
+ *	timeout 5000 ms; -1 waits for ever).  TryEvent reads one through
+ *	the type's eventProc.
+ *
+ * Results:
+ *	The event, or an error with errorCode {VERBS TIMEOUT 0}.
+ *
+ * Side effects:
+ *	Consumes one event.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+TryEvent(
+    Tcl_Interp *interp,
+    void *clientData,		/* The object. */
+    int *donePtr)
+{
+    VerbsObj *objPtr = (VerbsObj *) clientData;
+    Tcl_Obj *event;
+
+    if (objPtr->typePtr->eventProc(interp, objPtr, &event) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    if (event) {
+	Tcl_SetObjResult(interp, event);
+	*donePtr = 1;
+    }
+    return TCL_OK;
+}
+
+int
+VerbsWaitEvent(
+    Tcl_Interp *interp,
+    VerbsObj *objPtr,
+    int fd,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    static const VerbsField options[] = {
+	VERBS_OPTION_TIMEOUT,
+	VERBS_FIELD_END
+    };
+    int timeout = 5000;
+
+    if (objc != 2 && objc != 4) {
+	Tcl_WrongNumArgs(interp, 2, objv, "?-timeout ms?");
+	return TCL_ERROR;
+    }
+    if (VerbsParseOptions(interp, objc, objv, 2, options, &timeout)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    return VerbsWaitFd(interp, objPtr, fd, timeout, "an event", TryEvent,
+	    objPtr);
 }

@@ -477,6 +477,10 @@ LatSides(
 	    Tcl_DecrRefCount(name);
 	    return TCL_ERROR;
 	}
+	if (VerbsQpCheckCqs(interp, s->qp, j ? "-peer" : "qp", "latency")
+		!= TCL_OK) {
+	    return TCL_ERROR;
+	}
 	if (!l->write && s->qp->srq) {
 	    return VerbsArgError(interp, j ? "-peer" : "qp", NULL,
 		    "latency posts its receives to the queue pair, which "

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <rdma/rdma_verbs.h>
 
 /*
  * ------------------------------------------------------------------------
@@ -165,7 +166,8 @@ VerbsMrPd(
  *	None.
  *
  * Side effects:
- *	ibv_dereg_mr, frees the buffer (not if the deregistration failed).
+ *	ibv_dereg_mr (rdma_dereg_mr for an MR an rdma_cm id registered),
+ *	frees the buffer (not if the deregistration failed).
  *
  *----------------------------------------------------------------------
  */
@@ -183,7 +185,8 @@ MrFree(
 
     if (m->imported) {
 	ibv_unimport_mr(m->mr);
-    } else if (ibv_dereg_mr(m->mr) == 0 && m->bufObj == NULL) {
+    } else if ((m->cmReg ? rdma_dereg_mr(m->mr) : ibv_dereg_mr(m->mr)) == 0
+	    && m->bufObj == NULL) {
 	free(m->buf);
     }
     if (m->dm) {
@@ -724,6 +727,41 @@ MrWrap(
 /*
  *----------------------------------------------------------------------
  *
+ * MrAlloc --
+ *
+ *	The buffer of an MR of its own: LENGTH zeroed bytes, page-aligned
+ *	and a whole number of pages long, freed with free().
+ *
+ * Results:
+ *	A standard Tcl result; the buffer in *bufPtr.
+ *
+ * Side effects:
+ *	Allocates memory.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+MrAlloc(
+    Tcl_Interp *interp,
+    size_t length,
+    void **bufPtr)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    int err;
+
+    err = posix_memalign(bufPtr, (size_t) page,
+	    (length + page - 1) / page * page);
+    if (err) {
+	return VerbsSysError(interp, "posix_memalign", NULL, NULL, err);
+    }
+    memset(*bufPtr, 0, length);
+    return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * MrOwnNew --
  *
  *	An MR on a zeroed page-aligned buffer of its own, registered with
@@ -754,15 +792,11 @@ MrOwnNew(
 {
     void *buf;
     struct ibv_mr *mr;
-    long page = sysconf(_SC_PAGESIZE);
     int err;
 
-    err = posix_memalign(&buf, (size_t) page,
-	    (length + page - 1) / page * page);
-    if (err) {
-	return VerbsSysError(interp, "posix_memalign", NULL, NULL, err);
+    if (MrAlloc(interp, length, &buf) != TCL_OK) {
+	return TCL_ERROR;
     }
-    memset(buf, 0, length);
     if (ex || dmah) {
 	MrExSpec s = {buf, 1, length, access, iova, -1, 0, dmah, NULL};
 
@@ -790,6 +824,83 @@ MrOwnNew(
     }
     return MrWrap(interp, mr, buf, NULL, dmah, length, access, iova, parent,
 	    nameObj, mrPtr);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsMrCmNew --
+ *
+ *	$id reg_msgs, reg_read, reg_write: an MR on a zeroed page-aligned
+ *	buffer of its own of LENGTH bytes, registered by librdmacm's helper
+ *	of that kind (rdma_reg_msgs, rdma_reg_read, rdma_reg_write) on the
+ *	PD of the id, which the caller checked is p, as an ordinary mr
+ *	object of p.  It is deregistered with rdma_dereg_mr.  Its access
+ *	flags are those the helper registers with: local_write, and
+ *	remote_read or remote_write.
+ *
+ * Results:
+ *	A standard Tcl result, the object's name.
+ *
+ * Side effects:
+ *	Allocates and registers the buffer, creates the command.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsMrCmNew(
+    Tcl_Interp *interp,
+    VerbsPd *p,
+    struct rdma_cm_id *id,
+    VerbsCmReg kind,
+    size_t length,
+    Tcl_Obj *nameObj)
+{
+    static const struct {
+	const char *call;
+	int access;
+    } regs[] = {
+	{"rdma_reg_msgs", IBV_ACCESS_LOCAL_WRITE},
+	{"rdma_reg_read", IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ},
+	{"rdma_reg_write", IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE}
+    };
+    void *buf;
+    struct ibv_mr *mr;
+    VerbsMr *m;
+    int err;
+
+    if (MrAlloc(interp, length, &buf) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    switch (kind) {
+    case VERBS_CM_REG_READ:
+	mr = rdma_reg_read(id, buf, length);
+	break;
+    case VERBS_CM_REG_WRITE:
+	mr = rdma_reg_write(id, buf, length);
+	break;
+    default:
+	mr = rdma_reg_msgs(id, buf, length);
+	break;
+    }
+    if (mr == NULL) {
+	err = errno;
+	free(buf);
+	return VerbsSysError(interp, regs[kind].call, &p->obj, NULL, err);
+    }
+
+    /*
+     * Should the name be taken, MrWrap's MrFree deregisters with
+     * ibv_dereg_mr, which rdma_dereg_mr only wraps.
+     */
+
+    if (MrWrap(interp, mr, buf, NULL, NULL, length, regs[kind].access,
+	    NO_IOVA, &p->obj, nameObj, &m) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    m->cmReg = 1;
+    return TCL_OK;
 }
 
 /*

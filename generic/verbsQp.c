@@ -534,6 +534,7 @@ typedef struct QpBuild {
     VerbsPd *p;			/* The pd, or NULL (xrc_recv). */
     VerbsCq *sendCq, *recvCq;
     VerbsSrq *srq;
+    VerbsCmId *cm;		/* The rdma_cm id it is made on, or NULL. */
     struct ibv_qp_init_attr_ex init;
     int ex;			/* Made by ibv_create_qp_ex. */
 } QpBuild;
@@ -672,6 +673,7 @@ VerbsQpCreate(
     b.sendCq = (VerbsCq *) b.args.send_cq;
     b.recvCq = b.args.recv_cq ? (VerbsCq *) b.args.recv_cq : b.sendCq;
     b.srq = (VerbsSrq *) b.args.srq;
+    b.cm = cm;
 
     b.init.qp_type = (enum ibv_qp_type) b.args.type;
     b.init.sq_sig_all = b.args.sq_sig_all;
@@ -857,9 +859,13 @@ QpQueues(
     Tcl_Interp *interp,
     QpBuild *b)
 {
-    if (b->sendCq == NULL) {
+    if (b->sendCq == NULL && b->cm == NULL) {
 	return VerbsArgError(interp, "-send_cq", NULL,
 		"missing -send_cq: a qp needs a completion queue");
+    }
+    if (b->sendCq == NULL && VerbsQpCmCqs(interp, b->args.recv_cq != NULL,
+	    b->args.srq != NULL) != TCL_OK) {
+	return TCL_ERROR;
     }
     if (b->args.type == IBV_QPT_XRC_SEND) {
 	if (b->args.recv_cq || b->args.srq) {
@@ -889,7 +895,7 @@ QpQueues(
 	    b->args.cap, &b->init.cap, NULL) != TCL_OK) {
 	return TCL_ERROR;
     }
-    b->init.send_cq = b->sendCq->cq;
+    b->init.send_cq = b->sendCq ? b->sendCq->cq : NULL;
     b->init.recv_cq = b->recvCq ? b->recvCq->cq : NULL;
     b->init.srq = b->srq ? b->srq->srq : NULL;
     if (b->args.max_tso_header) {
@@ -1005,6 +1011,11 @@ QpMake(
 	q->cm = cm;
 	VerbsObjRetain(&cm->obj);
     }
+    /*
+     * rdma_create_qp writes the CQs it made itself into b->init: a QP
+     * made on an id without -send_cq keeps no CQ objects.
+     */
+
     if (b->init.send_cq) {
 	q->sendCq = b->sendCq;
     }
@@ -1104,6 +1115,66 @@ QpOpenCmd(
     q->xrcd = (VerbsXrcd *) args.xrcd;
     VerbsObjRetain(args.xrcd);
     return TCL_OK;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsQpCmCqs, VerbsQpCheckCqs --
+ *
+ *	A QP made on an rdma_cm id without -send_cq (by create_qp or
+ *	create_ep) has the CQs rdma_create_qp makes for it, which belong to
+ *	librdmacm: VerbsQpCmCqs refuses the options that need CQ objects
+ *	(-recv_cq alone, which would leave librdmacm's send CQ behind when
+ *	it destroys the QP, and -srq, for whose QP it makes no receive CQ).
+ *	VerbsQpCheckCqs refuses such a QP where a command polls the QP's CQ
+ *	objects itself (send_burst, latency); option names the argument
+ *	that gave the QP.
+ *
+ * Results:
+ *	A standard Tcl result.
+ *
+ * Side effects:
+ *	None.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsQpCmCqs(
+    Tcl_Interp *interp,
+    int recvCq,			/* -recv_cq was given. */
+    int srq)			/* -srq was given. */
+{
+    if (recvCq || srq) {
+	const char *option = recvCq ? "-recv_cq" : "-srq";
+
+	return VerbsArgError(interp, option, NULL, "%s needs -send_cq: "
+		"without it librdmacm makes the qp's cqs itself", option);
+    }
+    return TCL_OK;
+}
+
+int
+VerbsQpCheckCqs(
+    Tcl_Interp *interp,
+    VerbsQp *q,
+    const char *option,
+    const char *command)
+{
+    Tcl_Obj *name;
+
+    if (q->sendCq != NULL || q->cm == NULL) {
+	return TCL_OK;
+    }
+    name = VerbsObjName(&q->obj);
+    Tcl_IncrRefCount(name);
+    VerbsArgError(interp, option, name, "%s has no cq objects: its cqs are "
+	    "librdmacm's (made by create_qp without -send_cq), which %s "
+	    "cannot poll; wait with get_send_comp and get_recv_comp on its "
+	    "id", Tcl_GetString(name), command);
+    Tcl_DecrRefCount(name);
+    return TCL_ERROR;
 }
 
 /*

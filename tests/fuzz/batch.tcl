@@ -10,7 +10,7 @@
 #	QPs in reset/init/rtr/rts/err, a connected RC pair, UD QPs, QPs of
 #	the ibv_wr_* API, pools, rdma_cm channels and ids idle, bound,
 #	resolving, resolved, listening, requested, connected, datagram and
-#	synchronous), finds the commands, subcommands, methods, options and
+#	synchronous, one with a QP of librdmacm's CQs), finds the commands, subcommands, methods, options and
 #	dict keys by introspection (the ensembles' subcommand lists, the
 #	"must be" lists of error messages, the usage of "wrong # args"), and
 #	makes CALLS random calls from SEED.  Each call is appended to LOGFILE
@@ -305,6 +305,13 @@ proc fuzz::tree {} {
     step {::f.req accept}
     step {verbs::cm_expect ::f.cch established -timeout 2000}
     step {verbs::cm_expect ::f.sch established -timeout 2000}
+    # An id whose QP has librdmacm's CQs, for the rdma_verbs.h helpers.
+    step {verbs::cm id ::f.cch -as ::f.helper}
+    step "::f.helper resolve_addr $ip1 $lport -src $ip0"
+    step {verbs::cm_expect ::f.cch addr_resolved -timeout 2000}
+    step {::f.helper create_qp [verbs::pd create [::f.helper cget -context]] -as ::f.helperqp}
+    step {::f.helper reg_msgs 4096 -as ::f.helpermr}
+    step {::f.helper post_recv {::f.helpermr 0 64} -wr_id 3}
     # A request left unanswered.
     step {verbs::cm id ::f.cch -as ::f.conn2}
     step "::f.conn2 resolve_addr $ip1 $lport -src $ip0"
