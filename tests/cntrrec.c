@@ -43,24 +43,8 @@ static int nattached;
 static struct ibv_qp *qps[MAXN];
 static int nqps, ncntrs;
 
-static void
-Log(
-    const char *fmt,
-    ...)
-{
-    const char *path = getenv("CNTRREC_LOG");
-    FILE *f;
-    va_list ap;
-
-    if (path == NULL || (f = fopen(path, "a")) == NULL) {
-	return;
-    }
-    va_start(ap, fmt);
-    vfprintf(f, fmt, ap);
-    va_end(ap);
-    fputc('\n', f);
-    fclose(f);
-}
+#define REC_LOG_ENV "CNTRREC_LOG"
+#include "reclog.h"
 
 /*
  * A queue pair's number by first appearance.

@@ -46,24 +46,8 @@ static int nqpns;
 static struct { struct ibv_qp_ex *qpx; struct mlx5dv_qp_ex mqp; } dvqps[MAXN];
 static int ndvqps;
 
-static void
-Log(
-    const char *fmt,
-    ...)
-{
-    const char *path = getenv("MLX5REC_LOG");
-    FILE *f;
-    va_list ap;
-
-    if (path == NULL || (f = fopen(path, "a")) == NULL) {
-	return;
-    }
-    va_start(ap, fmt);
-    vfprintf(f, fmt, ap);
-    va_end(ap);
-    fputc('\n', f);
-    fclose(f);
-}
+#define REC_LOG_ENV "MLX5REC_LOG"
+#include "reclog.h"
 
 /*
  * Names by first appearance: an address or lkey of a registered MR, an
