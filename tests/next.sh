@@ -53,6 +53,7 @@ jobs=${VERBS_NEXT_JOBS:-2}
 rcver=65.0
 
 die() { echo "next.sh: $*" >&2; exit 1; }
+. "$src/tests/debapt.sh"
 now() { date +%s; }
 t0=$(now)
 
@@ -67,24 +68,16 @@ prefix=$cache/install
 #	it.  (The source package's .dsc is not always reachable; the
 #	upstream tarball in the pool is.)
 fetch_rdma_core() {
-    local apt=$cache/apt tar=rdma-core_$rcver.orig.tar.gz sum dir
-    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" \
-	"$cache/src" || return 1
-    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
-	>"$apt/sources.list"
-    local opts=(-o "Dir::Etc::SourceList=$apt/sources.list"
-	-o Dir::Etc::SourceParts=/dev/null
-	-o "Dir::State::Lists=$apt/lists"
-	-o "Dir::Cache=$apt/cache"
-	-o Debug::NoLocking=1)
-    [ "$(id -u)" -eq 0 ] && opts+=(-o APT::Sandbox::User=root)
+    local tar=rdma-core_$rcver.orig.tar.gz sum dir
+    mkdir -p "$cache/src" || return 1
     echo "next.sh: reading Debian $suite's source index" >&2
-    apt-get -q "${opts[@]}" update >&2 || return 1
+    debapt "$cache/apt" "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" ||
+	return 1
     # "Checksums-Sha256:" lines: " HASH SIZE NAME"; the Directory field
     # gives the pool path.
-    sum=$(apt-cache "${opts[@]}" showsrc rdma-core 2>/dev/null |
+    sum=$(apt-cache "${debapt_opts[@]}" showsrc rdma-core 2>/dev/null |
 	awk -v f="$tar" '$3 == f && length($1) == 64 { print $1; exit }')
-    dir=$(apt-cache "${opts[@]}" showsrc rdma-core 2>/dev/null |
+    dir=$(apt-cache "${debapt_opts[@]}" showsrc rdma-core 2>/dev/null |
 	sed -n 's/^Directory: //p' | head -n 1)
     [ -n "$sum" ] && [ -n "$dir" ] ||
 	{ echo "next.sh: $suite has no $tar" >&2; return 1; }

@@ -27,6 +27,7 @@ suite=${VERBS_TCL9_SUITE:-forky}
 mirror=${VERBS_TCL9_MIRROR:-http://deb.debian.org/debian}
 
 die() { echo "tcl9.sh: $*" >&2; exit 1; }
+. "$src/tests/debapt.sh"
 
 # The cache: src/ the source package, apt/ apt's state for it, install/
 # the installed Tcl (its paths are compiled in, so the cache stays where
@@ -40,22 +41,11 @@ tclsh=$prefix/bin/tclsh9.0
 #	Downloads the tcl9.0 source package of $suite into $cache/src with
 #	apt-get source: apt checks the signed index and the file hashes.
 fetch_source() {
-    local apt=$cache/apt
-    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" \
-	"$cache/src" || return 1
-    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
-	>"$apt/sources.list"
-    local opts=(-o "Dir::Etc::SourceList=$apt/sources.list"
-	-o Dir::Etc::SourceParts=/dev/null
-	-o "Dir::State::Lists=$apt/lists"
-	-o "Dir::Cache=$apt/cache"
-	-o Debug::NoLocking=1)
-    # As root, apt would otherwise drop to the _apt user, who cannot
-    # write into the cache directory.
-    [ "$(id -u)" -eq 0 ] && opts+=(-o APT::Sandbox::User=root)
+    mkdir -p "$cache/src" || return 1
     echo "tcl9.sh: fetching the tcl9.0 source package from Debian $suite" >&2
-    apt-get -q "${opts[@]}" update >&2 || return 1
-    (cd "$cache/src" && apt-get -q "${opts[@]}" source --download-only tcl9.0) >&2
+    debapt "$cache/apt" "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" ||
+	return 1
+    (cd "$cache/src" && apt-get -q "${debapt_opts[@]}" source --download-only tcl9.0) >&2
 }
 
 # build_tcl --
