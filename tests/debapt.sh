@@ -1,6 +1,6 @@
 # debapt.sh --
 #
-# Sourced by tests/tcl9.sh and tests/next.sh (bash): apt
+# Sourced by tests/tcl9.sh, tests/next.sh and tests/tclpkgs.sh (bash): apt
 # with a configuration of its own in a cache directory, for one Debian
 # suite; the system's package lists and installed packages are not
 # touched.  apt checks the signed index and the files' hashes.

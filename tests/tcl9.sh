@@ -10,12 +10,17 @@
 # configures the extension out of tree in build/tcl9-ext with --with-tcl
 # pointing at that Tcl, and runs the suite there with its tclsh9.0 (on the
 # host, then in the Soft-RoCE VM, which sees the host root, like make
-# test).  The last line is "N passed, N failed, N skipped".
+# test).  Expect and Thread, which Debian 12 builds only for Tcl 8.6, are
+# forky's builds for Tcl 9: tests/tclpkgs.sh unpacks them, with forky's C
+# library that they need, into build/tclpkgs, and the suite runs tclsh9.0
+# through its wrapper (under that C library, with them on TCLLIBPATH).
+# The last line is "N passed, N failed, N skipped".
 #
 # With the argument "build" it only fetches and builds Tcl 9 and prints
 # the directory holding its tclConfig.sh.
 #
 # Environment: VERBS_TCL9_CACHE (default build/tcl9 of the source tree),
+# VERBS_TCLPKGS_CACHE (tests/tclpkgs.sh's, default build/tclpkgs),
 # VERBS_TCL9_SUITE (the Debian suite, default forky), VERBS_TCL9_MIRROR
 # (default http://deb.debian.org/debian), VERBS_TCL9_JOBS (make -j, 2),
 # and as for make test: TESTFLAGS, DEVICE, VERBS_VM_CACHE.
@@ -103,5 +108,11 @@ if [ ! -f Makefile ] || ! grep -qx "TCL_BIN_DIR	= $tcllib" Makefile; then
 fi
 make -s || die "make failed"
 
+# tclsh9.0 under forky's C library, with Expect and Thread.
+tclsh=$("$src/tests/tclpkgs.sh" wrap "$tclsh") ||
+    die "cannot have Expect and Thread for Tcl 9"
+echo "tcl9.sh: Tcl $("$tclsh" <<<'puts [info patchlevel]'), $(
+    echo 'puts "Expect [package require Expect], Thread [package require Thread]"' |
+    "$tclsh")" >&2
 TCLSH=$tclsh DEVICE=${DEVICE:-} TESTFLAGS=${TESTFLAGS:-} \
     exec "$src/tests/run-tests.sh" all
