@@ -11,8 +11,11 @@
 #              (rdma-core_65.0.orig.tar.gz from forky's pool, its SHA-256
 #              checked against forky's signed Sources index), built with
 #              cmake (and ninja when present) once into build/rdma-core-65
-#   Tcl        9.0, built by tests/tcl9.sh from forky's tcl9.0 source
-#              package into build/tcl9 (shared with make test-tcl9)
+#   Tcl        9.1.0, forky's own build (tcl9.1, tcl9.1-dev), with
+#              forky's Expect and Thread and the C library they need,
+#              unpacked by tests/tclpkgs.sh into build/tclpkgs (forky's
+#              source archive here has no tcl9.1 source package); tclsh9.1
+#              runs through its wrapper
 #
 # The extension is configured out of tree in build/next-ext against that
 # Tcl and that rdma-core (pkg-config), and the suite runs there: on the
@@ -42,7 +45,7 @@
 # source tree), VERBS_NEXT_SUITE (default forky), VERBS_VM_MIRROR (the
 # Debian mirror, default http://deb.debian.org/debian), VERBS_NEXT_JOBS
 # (build jobs, 2), VERBS_VM_NEXT_CACHE (the kernel's cache, default
-# build/vm-next), VERBS_TCL9_CACHE, and as for make test: TESTFLAGS.
+# build/vm-next), VERBS_TCLPKGS_CACHE, and as for make test: TESTFLAGS.
 set -u
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -126,14 +129,14 @@ if [ ! -s "$cache/stamp" ] || [ ! -f "$prefix/lib/libibverbs.so.1" ]; then
     build_rdma_core || die "building rdma-core $rcver failed"
 fi
 exec 9>&-
+# Tcl 9.1: its tclConfig.sh, and its tclsh9.1 through the wrapper.
+tcllib=$("$src/tests/tclpkgs.sh" tcl9.1) || die "cannot have Tcl 9.1"
+tclsh=$("$src/tests/tclpkgs.sh" wrap "$tcllib/../../../bin/tclsh9.1") ||
+    die "cannot have Tcl 9.1"
 if [ "${1:-}" = build ]; then
-    "$src/tests/tcl9.sh" build >/dev/null || die "building Tcl 9 failed"
     echo "$prefix"
     exit 0
 fi
-
-tcllib=$("$src/tests/tcl9.sh" build) || die "building Tcl 9 failed"
-tclsh=$(ls "$tcllib"/../bin/tclsh9.* | head -n 1)
 
 # The kernel, now rather than at the first boot (the lane's label names
 # it); run.sh does the same under the same lock.
@@ -159,7 +162,9 @@ if [ ! -f Makefile ] || ! grep -qx "TCL_BIN_DIR	= $tcllib" Makefile ||
     make -s clean
 fi
 make -s || die "make failed"
-echo "next.sh: stack ready in $(( $(now) - t0 )) s: kernel $kver, rdma-core $rcver, Tcl $("$tclsh" <<<'puts [info patchlevel]')" >&2
+tclver=$("$tclsh" <<<'puts "[info patchlevel] ([join [lmap pkg {Expect Thread} {
+    if {[catch {package require $pkg} v]} {set v missing}; list $pkg $v}] {, }])"')
+echo "next.sh: stack ready in $(( $(now) - t0 )) s: kernel $kver, rdma-core $rcver, Tcl $tclver" >&2
 
 # rdma-core 65 for everything in the VM run: the package, the C tools the
 # examples drive, the rdma_cm utilities.  VERBS_NEXT_RDMA_CORE tells the
@@ -169,7 +174,7 @@ export LD_LIBRARY_PATH=$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export VERBS_VM_KERNEL=next VERBS_VM_NEXT_SUITE=$suite VERBS_VM_NEXT_CACHE=$vmcache
 export VERBS_NEXT_RDMA_CORE=$rcver
 export VERBS_LANE=next VERBS_KNOWNBUG=1 VERBS_KERNEL_CRASH=1
-export VERBS_LANE_INFO="kernel $kver, rdma-core $rcver, Tcl $("$tclsh" <<<'puts [info patchlevel]')"
+export VERBS_LANE_INFO="kernel $kver, rdma-core $rcver, Tcl $tclver"
 
 # make fuzz-next: the fuzzer on this stack (tests/fuzz/run.sh next).
 if [ "${1:-}" = fuzz ]; then

@@ -100,19 +100,22 @@ unpack() {
 # wrapper TCLSH --
 #	Writes $cache/bin/NAME, a wrapper that runs TCLSH under the root's
 #	loader and C library (the directories of LD_LIBRARY_PATH after the
-#	root's), with Expect and Thread on TCLLIBPATH.  Tcl 9.1 finds its
-#	library scripts from the wrapper's path: ../lib/tcl9.1.
+#	root's), with Expect and Thread on TCLLIBPATH.  forky's tclsh9.1
+#	looks for its scripts and encodings in /usr/lib/tcl9.1 (compiled
+#	in): TCL_LIBRARY names the root's.
 wrapper() {
-    local real name w
+    local real name w lib91=
     real=$(readlink -f "$1") || return 1
     name=${real##*/}
     w=$cache/bin/$name
     [ -x "$w" ] && grep -qF -- "--argv0 \"$w\" \"$real\"" "$w" && { echo "$w"; return 0; }
-    mkdir -p "$cache/bin" "$cache/lib" || return 1
-    [ -e "$cache/lib/tcl9.1" ] || ln -s "$root/usr/lib/tcl9.1" "$cache/lib/tcl9.1" || return 1
+    mkdir -p "$cache/bin" || return 1
+    [ "$real" = "$root/usr/bin/tclsh9.1" ] &&
+	lib91="TCL_LIBRARY=$root/usr/lib/tcl9.1; export TCL_LIBRARY"
     cat >"$w.tmp" <<WRAP || return 1
 #!/bin/sh
 # $name under Debian $suite's C library, with Expect and Thread (tests/tclpkgs.sh)
+$lib91
 case " \${TCLLIBPATH:-} " in
 *" $tcltk "*) ;;
 *) TCLLIBPATH="\${TCLLIBPATH:+\$TCLLIBPATH }$tcltk"; export TCLLIBPATH ;;
