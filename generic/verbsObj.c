@@ -14,7 +14,25 @@
 
 #define STATE_KEY "verbs"
 
+/*
+ * Object commands are Tcl_ObjCmdProc2 commands under Tcl 9.  Tcl 9.1.0
+ * runs a command made with Tcl_CreateObjCommand (int objc) through a
+ * wrapper of its own whose record is gone by the time the command's
+ * delete proc runs: a call of the command from there (a child's delete
+ * trace calling its dying parent, objects-2.6a) returns a garbage code or
+ * crashes.  Tcl 9.0 and a Tcl_CreateObjCommand2 command do not.
+ */
+#if TCL_MAJOR_VERSION > 8
+static Tcl_ObjCmdProc2		ObjectCmd;
+#   define CreateObjectCommand	Tcl_CreateObjCommand2
+#   define OBJECT_PROC(info)	((info).objProc2)
+#   define OBJECT_DATA(info)	((info).objClientData2)
+#else
 static Tcl_ObjCmdProc		ObjectCmd;
+#   define CreateObjectCommand	Tcl_CreateObjCommand
+#   define OBJECT_PROC(info)	((info).objProc)
+#   define OBJECT_DATA(info)	((info).objClientData)
+#endif
 static Tcl_CmdDeleteProc	ObjectDeleted;
 static Tcl_InterpDeleteProc	StateDeleted;
 static Tcl_ExitProc		FinalizeThread;
@@ -403,7 +421,7 @@ VerbsObjRegister(
     }
 
     objPtr->statePtr = statePtr;
-    objPtr->token = Tcl_CreateObjCommand(interp, Tcl_GetString(name),
+    objPtr->token = CreateObjectCommand(interp, Tcl_GetString(name),
 	    ObjectCmd, objPtr, ObjectDeleted);
     Tcl_TraceCommand(interp, Tcl_GetString(name), TCL_TRACE_RENAME,
 	    ObjectRenamed, NULL);
@@ -793,7 +811,7 @@ static int
 ObjectCmd(
     ClientData clientData,
     Tcl_Interp *interp,
-    int objc,
+    Tcl_Size objc,
     Tcl_Obj *const objv[])
 {
     VerbsObj *objPtr = (VerbsObj *) clientData;
@@ -817,7 +835,7 @@ ObjectCmd(
 	return TCL_ERROR;
     }
     m = &objPtr->typePtr->methods[index];
-    nargs = objc - 2;
+    nargs = (int) objc - 2;		/* (A method's objc is an int.) */
     if (nargs < m->minArgs || (m->maxArgs >= 0 && nargs > m->maxArgs)) {
 	Tcl_WrongNumArgs(interp, 2, objv, m->usage[0] ? m->usage : NULL);
 	return TCL_ERROR;
@@ -829,7 +847,7 @@ ObjectCmd(
      */
 
     VerbsObjRetain(objPtr);
-    result = m->proc(interp, objPtr, objc, objv);
+    result = m->proc(interp, objPtr, (int) objc, objv);
     VerbsObjRelease(objPtr);
     return result;
 }
@@ -896,11 +914,11 @@ VerbsObjFind(
 	return objPtr;
     }
     if (!Tcl_GetCommandInfo(interp, Tcl_GetString(nameObj), &info)
-	    || info.objProc != ObjectCmd
-	    || ((VerbsObj *) info.objClientData)->deleting) {
+	    || OBJECT_PROC(info) != ObjectCmd
+	    || ((VerbsObj *) OBJECT_DATA(info))->deleting) {
 	return NULL;
     }
-    objPtr = (VerbsObj *) info.objClientData;
+    objPtr = (VerbsObj *) OBJECT_DATA(info);
     VerbsHandleCache(nameObj, objPtr);
     return objPtr;
 }
