@@ -93,6 +93,29 @@ proc ::vt::tainted {} {
     return $t
 }
 
+# vt::tcpListening PORT --
+#	Whether some socket listens on TCP PORT, as /proc/net/tcp{,6} say:
+#	for a server that prints nothing when it listens.  Probing with a
+#	connection would use up the server's only accept.
+
+proc ::vt::tcpListening {port} {
+    set hex [format :%04X $port]
+    foreach file {/proc/net/tcp /proc/net/tcp6} {
+	if {[catch {open $file} f]} {
+	    continue
+	}
+	set lines [split [read $f] \n]
+	close $f
+	foreach line [lrange $lines 1 end] {
+	    if {[string match *$hex [lindex $line 1]]
+		    && [lindex $line 3] eq "0A"} {
+		return 1
+	    }
+	}
+    }
+    return 0
+}
+
 # vt::pyverbsCalls SET --
 #	tools/pyverbscalls: of the functions the newest pyverbs declares
 #	(SET mlx5: libmlx5; verbs: libibverbs and librdmacm), those the

@@ -148,30 +148,11 @@ proc ::ex::expectLine {name re {seconds 20}} {
 
 # ex::waitTcpPort NAME PORT ?SECONDS? --
 #	For ibv_rc_pingpong and ibv_ud_pingpong, which print nothing when
-#	they listen: waits until some socket listens on TCP PORT, as
-#	/proc/net/tcp{,6} say.  Probing with a connection would use up the
-#	server's only accept.
+#	they listen: waits until some socket listens on TCP PORT
+#	(vt::tcpListening).
 
 proc ::ex::waitTcpPort {name port {seconds 20}} {
-    Poll $name [list ::ex::TcpListening $port] "TCP port $port" $seconds
-}
-
-proc ::ex::TcpListening {port} {
-    set hex [format :%04X $port]
-    foreach file {/proc/net/tcp /proc/net/tcp6} {
-	if {[catch {open $file} f]} {
-	    continue
-	}
-	set lines [split [read $f] \n]
-	close $f
-	foreach line [lrange $lines 1 end] {
-	    if {[string match *$hex [lindex $line 1]]
-		    && [lindex $line 3] eq "0A"} {
-		return 1
-	    }
-	}
-    }
-    return 0
+    Poll $name [list ::vt::tcpListening $port] "TCP port $port" $seconds
 }
 
 # ex::waitCmPort NAME PORT ?SECONDS? --
