@@ -32,7 +32,7 @@
 #
 #	tests/expect.tcl, which the examples' tests source, adds:
 #	expect     Expect (tcl-expect) loads
-#	tcl9       running under Tcl 9 (make test-tcl9)
+#	tcl9       running under Tcl 9 (make test-tcl9, make test-next)
 
 package require tcltest 2.5
 unset -nocomplain ::env(LD_PRELOAD)	;# see all.tcl
