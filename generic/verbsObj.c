@@ -15,24 +15,24 @@
 #define STATE_KEY "verbs"
 
 /*
- * Object commands are Tcl_ObjCmdProc2 commands under Tcl 9.  Tcl 9.1.0
- * runs a command made with Tcl_CreateObjCommand (int objc) through a
- * wrapper of its own whose record is gone by the time the command's
- * delete proc runs: a call of the command from there (a child's delete
- * trace calling its dying parent, objects-2.6a) returns a garbage code or
- * crashes.  Tcl 9.0 and a Tcl_CreateObjCommand2 command do not.
+ * An object command may be called from its own delete proc (a child's
+ * delete trace calling its dying parent, objects-2.6a).  Tcl 9 runs one
+ * of its two kinds of commands through a wrapper whose record is gone by
+ * then, and such a call returns a garbage code or crashes: in Tcl 9.0 the
+ * Tcl_CreateObjCommand2 kind, in Tcl 9.1 the Tcl_CreateObjCommand (int
+ * objc) kind.  So the command is of the kind the running Tcl calls
+ * directly: ObjectCmd under Tcl 8 and 9.0, ObjectCmd2 from 9.1 on (an
+ * extension built against 9.0 loads into 9.1).
  */
-#if TCL_MAJOR_VERSION > 8
-static Tcl_ObjCmdProc2		ObjectCmd;
-#   define CreateObjectCommand	Tcl_CreateObjCommand2
-#   define OBJECT_PROC(info)	((info).objProc2)
-#   define OBJECT_DATA(info)	((info).objClientData2)
-#else
 static Tcl_ObjCmdProc		ObjectCmd;
-#   define CreateObjectCommand	Tcl_CreateObjCommand
-#   define OBJECT_PROC(info)	((info).objProc)
-#   define OBJECT_DATA(info)	((info).objClientData)
+#if TCL_MAJOR_VERSION > 8
+static Tcl_ObjCmdProc2		ObjectCmd2;
 #endif
+static Tcl_Command	CreateObjectCommand(Tcl_Interp *interp,
+			    const char *name, VerbsObj *objPtr);
+static VerbsObj *	CommandObject(const Tcl_CmdInfo *infoPtr);
+static int		ObjectCall(VerbsObj *objPtr, Tcl_Interp *interp,
+			    int objc, Tcl_Obj *const objv[]);
 static Tcl_CmdDeleteProc	ObjectDeleted;
 static Tcl_InterpDeleteProc	StateDeleted;
 static Tcl_ExitProc		FinalizeThread;
@@ -421,8 +421,7 @@ VerbsObjRegister(
     }
 
     objPtr->statePtr = statePtr;
-    objPtr->token = CreateObjectCommand(interp, Tcl_GetString(name),
-	    ObjectCmd, objPtr, ObjectDeleted);
+    objPtr->token = CreateObjectCommand(interp, Tcl_GetString(name), objPtr);
     Tcl_TraceCommand(interp, Tcl_GetString(name), TCL_TRACE_RENAME,
 	    ObjectRenamed, NULL);
     Tcl_DecrRefCount(name);
@@ -794,12 +793,14 @@ ObjectDeleted(
 /*
  *----------------------------------------------------------------------
  *
- * ObjectCmd --
+ * CreateObjectCommand, ObjectCmd, ObjectCmd2, ObjectCall --
  *
- *	The object command: dispatches to the type's method table.
+ *	The object command (of the kind the running Tcl calls directly, see
+ *	the top of this file): ObjectCall dispatches to the type's method
+ *	table.
  *
  * Results:
- *	A standard Tcl result.
+ *	The command's token; a standard Tcl result.
  *
  * Side effects:
  *	Whatever the method does.
@@ -807,14 +808,76 @@ ObjectDeleted(
  *----------------------------------------------------------------------
  */
 
+static Tcl_Command
+CreateObjectCommand(
+    Tcl_Interp *interp,
+    const char *name,
+    VerbsObj *objPtr)
+{
+#if TCL_MAJOR_VERSION > 8
+    int major, minor;
+
+    Tcl_GetVersion(&major, &minor, NULL, NULL);
+    if (major > 9 || (major == 9 && minor >= 1)) {
+	return Tcl_CreateObjCommand2(interp, name, ObjectCmd2, objPtr,
+		ObjectDeleted);
+    }
+#endif
+    return Tcl_CreateObjCommand(interp, name, ObjectCmd, objPtr,
+	    ObjectDeleted);
+}
+
+/*
+ * CommandObject --
+ *	The object of an object command's Tcl_GetCommandInfo, or NULL when
+ *	it is no object command (either kind).
+ */
+
+static VerbsObj *
+CommandObject(
+    const Tcl_CmdInfo *infoPtr)
+{
+    if (infoPtr->objProc == ObjectCmd) {
+	return (VerbsObj *) infoPtr->objClientData;
+    }
+#if TCL_MAJOR_VERSION > 8
+    if (infoPtr->objProc2 == ObjectCmd2) {
+	return (VerbsObj *) infoPtr->objClientData2;
+    }
+#endif
+    return NULL;
+}
+
 static int
 ObjectCmd(
+    ClientData clientData,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
+    return ObjectCall((VerbsObj *) clientData, interp, objc, objv);
+}
+
+#if TCL_MAJOR_VERSION > 8
+static int
+ObjectCmd2(
     ClientData clientData,
     Tcl_Interp *interp,
     Tcl_Size objc,
     Tcl_Obj *const objv[])
 {
-    VerbsObj *objPtr = (VerbsObj *) clientData;
+    /* (A method's objc is an int.) */
+    return ObjectCall((VerbsObj *) clientData, interp, (int) objc, objv);
+}
+#endif
+
+static int
+ObjectCall(
+    VerbsObj *objPtr,
+    Tcl_Interp *interp,
+    int objc,
+    Tcl_Obj *const objv[])
+{
     const VerbsMethod *m;
     int index, result, nargs;
 
@@ -835,7 +898,7 @@ ObjectCmd(
 	return TCL_ERROR;
     }
     m = &objPtr->typePtr->methods[index];
-    nargs = (int) objc - 2;		/* (A method's objc is an int.) */
+    nargs = objc - 2;
     if (nargs < m->minArgs || (m->maxArgs >= 0 && nargs > m->maxArgs)) {
 	Tcl_WrongNumArgs(interp, 2, objv, m->usage[0] ? m->usage : NULL);
 	return TCL_ERROR;
@@ -847,7 +910,7 @@ ObjectCmd(
      */
 
     VerbsObjRetain(objPtr);
-    result = m->proc(interp, objPtr, (int) objc, objv);
+    result = m->proc(interp, objPtr, objc, objv);
     VerbsObjRelease(objPtr);
     return result;
 }
@@ -914,11 +977,10 @@ VerbsObjFind(
 	return objPtr;
     }
     if (!Tcl_GetCommandInfo(interp, Tcl_GetString(nameObj), &info)
-	    || OBJECT_PROC(info) != ObjectCmd
-	    || ((VerbsObj *) OBJECT_DATA(info))->deleting) {
+	    || (objPtr = CommandObject(&info)) == NULL
+	    || objPtr->deleting) {
 	return NULL;
     }
-    objPtr = (VerbsObj *) OBJECT_DATA(info);
     VerbsHandleCache(nameObj, objPtr);
     return objPtr;
 }
