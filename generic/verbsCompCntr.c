@@ -20,8 +20,11 @@
 #include <errno.h>
 #include <string.h>
 
-#ifndef HAVE_IBV_CREATE_COMP_CNTR
+#ifdef HAVE_IBV_CREATE_COMP_CNTR
+#define ATTACH_WHY NULL
+#else
 #define NEEDS "needs rdma-core 65 or later"
+#define ATTACH_WHY NEEDS
 #endif
 
 /*
@@ -36,18 +39,19 @@ struct VerbsQpCntr {
 };
 
 static Tcl_ObjCmdProc CompCntrCreateCmd;
-static VerbsMethodProc CompCntrSet, CompCntrRead;
+static VerbsMethodProc CompCntrInc, CompCntrIncErr, CompCntrRead,
+	CompCntrReadErr, CompCntrSet, CompCntrSetErr;
 
 static const VerbsMethod compCntrMethods[] = {
     VERBS_METHOD_CGET,
     VERBS_METHOD_CHILDREN,
     VERBS_METHOD_CLOSE,
-    {"inc", CompCntrSet, 0, 1, "?amount?"},
-    {"inc_err", CompCntrSet, 0, 1, "?amount?"},
+    {"inc", CompCntrInc, 0, 1, "?amount?"},
+    {"inc_err", CompCntrIncErr, 0, 1, "?amount?"},
     {"read", CompCntrRead, 0, 0, ""},
-    {"read_err", CompCntrRead, 0, 0, ""},
+    {"read_err", CompCntrReadErr, 0, 0, ""},
     {"set", CompCntrSet, 1, 1, "value"},
-    {"set_err", CompCntrSet, 1, 1, "value"},
+    {"set_err", CompCntrSetErr, 1, 1, "value"},
     {NULL, NULL, 0, 0, NULL}
 };
 
@@ -231,13 +235,16 @@ CompCntrCreateCmd(
 /*
  *----------------------------------------------------------------------
  *
- * CompCntrSet, CompCntrRead --
+ * CountOp, CompCntrSet, CompCntrSetErr, CompCntrInc, CompCntrIncErr,
+ * CompCntrRead, CompCntrReadErr --
  *
  *	$cntr set VALUE, $cntr set_err VALUE, $cntr inc ?AMOUNT?, $cntr
  *	inc_err ?AMOUNT? (an amount of 1 by default): ibv_set_comp_cntr,
  *	ibv_set_err_comp_cntr, ibv_inc_comp_cntr, ibv_inc_err_comp_cntr.
  *	$cntr read, $cntr read_err: ibv_read_comp_cntr,
- *	ibv_read_err_comp_cntr.  The method's name is its call's.
+ *	ibv_read_err_comp_cntr.  Each method has its own proc (a method may
+ *	be given abbreviated, so its word does not say which it is), and
+ *	CountOp makes the call a row of counts[] names.
  *
  * Results:
  *	Empty, or the count read.
@@ -248,71 +255,76 @@ CompCntrCreateCmd(
  *----------------------------------------------------------------------
  */
 
+typedef enum {
+    COUNT_SET, COUNT_SET_ERR, COUNT_INC, COUNT_INC_ERR, COUNT_READ,
+    COUNT_READ_ERR
+} CountKind;
+
+static const struct {
+    const char *call;
+    const char *arg;		/* The argument's name in errors. */
+} counts[] = {
+    {"ibv_set_comp_cntr", "value"},
+    {"ibv_set_err_comp_cntr", "value"},
+    {"ibv_inc_comp_cntr", "amount"},
+    {"ibv_inc_err_comp_cntr", "amount"},
+    {"ibv_read_comp_cntr", NULL},
+    {"ibv_read_err_comp_cntr", NULL}
+};
+
 static int
-CompCntrSet(
+CountOp(
     Tcl_Interp *interp,
     VerbsObj *objPtr,
     int objc,
-    Tcl_Obj *const objv[])
+    Tcl_Obj *const objv[],
+    CountKind kind)
 {
-    const char *method = Tcl_GetString(objv[1]);
-    int isSet = method[0] == 's', isErr = strstr(method, "_err") != NULL;
     uint64_t value = 1;
-    char call[32];
     int err;
 
-    if (objc == 3 && VerbsGetUInt(interp, isSet ? "value" : "amount",
-	    objv[2], UINT64_MAX, &value) != TCL_OK) {
+    if (objc == 3 && VerbsGetUInt(interp, counts[kind].arg, objv[2],
+	    UINT64_MAX, &value) != TCL_OK) {
 	return TCL_ERROR;
     }
-    snprintf(call, sizeof(call), "ibv_%s%s_comp_cntr", isSet ? "set" : "inc",
-	    isErr ? "_err" : "");
 #ifdef HAVE_IBV_CREATE_COMP_CNTR
     {
 	struct ibv_comp_cntr *cntr = ((VerbsCompCntr *) objPtr)->cntr;
 
-	err = isSet ? (isErr ? ibv_set_err_comp_cntr(cntr, value)
-		: ibv_set_comp_cntr(cntr, value))
-		: (isErr ? ibv_inc_err_comp_cntr(cntr, value)
-		: ibv_inc_comp_cntr(cntr, value));
+	switch (kind) {
+	case COUNT_SET: err = ibv_set_comp_cntr(cntr, value); break;
+	case COUNT_SET_ERR: err = ibv_set_err_comp_cntr(cntr, value); break;
+	case COUNT_INC: err = ibv_inc_comp_cntr(cntr, value); break;
+	case COUNT_INC_ERR: err = ibv_inc_err_comp_cntr(cntr, value); break;
+	case COUNT_READ: err = ibv_read_comp_cntr(cntr, &value); break;
+	default: err = ibv_read_err_comp_cntr(cntr, &value); break;
+	}
     }
 #else
     err = EOPNOTSUPP;
 #endif
     if (err != 0) {
-	return VerbsSysError(interp, call, objPtr, NULL, err);
+	return VerbsSysError(interp, counts[kind].call, objPtr, NULL, err);
+    }
+    if (kind == COUNT_READ || kind == COUNT_READ_ERR) {
+	Tcl_SetObjResult(interp, VerbsU64Obj(value));
     }
     return TCL_OK;
 }
 
-static int
-CompCntrRead(
-    Tcl_Interp *interp,
-    VerbsObj *objPtr,
-    int objc VERBS_UNUSED,
-    Tcl_Obj *const objv[])
-{
-    int isErr = strcmp(Tcl_GetString(objv[1]), "read_err") == 0;
-    uint64_t value = 0;
-    int err;
-
-#ifdef HAVE_IBV_CREATE_COMP_CNTR
-    {
-	struct ibv_comp_cntr *cntr = ((VerbsCompCntr *) objPtr)->cntr;
-
-	err = isErr ? ibv_read_err_comp_cntr(cntr, &value)
-		: ibv_read_comp_cntr(cntr, &value);
+#define COUNT_METHOD(name, kind) \
+    static int name(Tcl_Interp *interp, VerbsObj *objPtr, int objc, \
+	    Tcl_Obj *const objv[]) \
+    { \
+	return CountOp(interp, objPtr, objc, objv, kind); \
     }
-#else
-    err = EOPNOTSUPP;
-#endif
-    if (err != 0) {
-	return VerbsSysError(interp, isErr ? "ibv_read_err_comp_cntr"
-		: "ibv_read_comp_cntr", objPtr, NULL, err);
-    }
-    Tcl_SetObjResult(interp, VerbsU64Obj(value));
-    return TCL_OK;
-}
+COUNT_METHOD(CompCntrSet, COUNT_SET)
+COUNT_METHOD(CompCntrSetErr, COUNT_SET_ERR)
+COUNT_METHOD(CompCntrInc, COUNT_INC)
+COUNT_METHOD(CompCntrIncErr, COUNT_INC_ERR)
+COUNT_METHOD(CompCntrRead, COUNT_READ)
+COUNT_METHOD(CompCntrReadErr, COUNT_READ_ERR)
+#undef COUNT_METHOD
 
 /*
  *----------------------------------------------------------------------
@@ -372,13 +384,8 @@ VerbsQpAttachCompCntr(
     err = EOPNOTSUPP;
 #endif
     if (err != 0) {
-#ifdef HAVE_IBV_CREATE_COMP_CNTR
-	return VerbsSysError(interp, "ibv_qp_attach_comp_cntr", objPtr, NULL,
-		err);
-#else
-	return VerbsSysError(interp, "ibv_qp_attach_comp_cntr", objPtr, NEEDS,
-		err);
-#endif
+	return VerbsSysError(interp, "ibv_qp_attach_comp_cntr", objPtr,
+		ATTACH_WHY, err);
     }
     a = (struct VerbsQpCntr *) ckalloc(sizeof(*a));
     a->cntr = c;
