@@ -192,7 +192,7 @@ proc ::verbs::tcltest::capable {script} {
 #	Sets the constraint NAME to [capable SCRIPT].
 
 proc ::verbs::tcltest::constraint {name script} {
-    ::tcltest::testConstraint $name [uplevel 1 [list [namespace current]::capable $script]]
+    ::tcltest::testConstraint $name [capable $script]
 }
 
 # verbs::tcltest::knownOn KERNELS BUG --
