@@ -106,45 +106,6 @@ $bb mkdir -p "/lib/modules/$kver" &&
     setup_failed "cannot bind $modsrc to /lib/modules/$kver"
 
 step "modules visible"
-# Every program started here is read over 9p and run under TCG, so the
-# setup below keeps the number of processes small (one modprobe, one ip).
-modprobe -a veth rdma_rxe ib_uverbs rdma_ucm ||
-    setup_failed "modprobe veth rdma_rxe ib_uverbs rdma_ucm"
-step "modules loaded"
-
-# Network: a veth pair in the initial namespace, one rxe device on each end.
-ip link add veth0 type veth peer name veth1 || setup_failed "cannot create veth pair"
-# rxe needs the traffic between its two devices to stay on the veths (see
-# below); reverse path filtering and the ban on packets from a local source
-# address arriving from outside would drop it there.
-for i in all default veth0 veth1; do
-    echo 0 >"/proc/sys/net/ipv4/conf/$i/rp_filter"
-    echo 1 >"/proc/sys/net/ipv4/conf/$i/accept_local"
-done
-
-# Both addresses are local, so the kernel would route rxe's UDP packets from
-# one device to the other through lo, where rxe drops them (they do not
-# arrive on its netdev).  Policy routes send locally generated traffic *from*
-# one address out of the veth that leads to the other; they are consulted
-# before the "local" table, which therefore moves from priority 0 to 200.
-ip -batch - <<EOT || setup_failed "cannot configure lo/veth0/veth1 and routing"
-link set lo up
-addr add 198.18.0.1/24 dev veth0
-addr add 198.18.0.2/24 dev veth1
-link set veth0 up
-link set veth1 up
-rule add pref 100 from 198.18.0.2 iif lo lookup 100
-route add 198.18.0.1 dev veth1 table 100
-rule add pref 101 from 198.18.0.1 iif lo lookup 101
-route add 198.18.0.2 dev veth0 table 101
-rule add pref 200 lookup local
-rule del pref 0 lookup local
-EOT
-step "network configured"
-
-rdma link add rxe0 type rxe netdev veth0 || setup_failed "rdma link add rxe0"
-rdma link add rxe1 type rxe netdev veth1 || setup_failed "rdma link add rxe1"
-step "rxe devices added"
 
 # Index of the RoCE v2 GID that carries the IPv4 address.  rxe fills the GID
 # table asynchronously after the address appears, so poll for a while.
@@ -175,30 +136,112 @@ gid_index() {
     done
     return 1
 }
-gid0=$(gid_index rxe0 198.18.0.1) || setup_failed "no RoCE v2 GID for 198.18.0.1 on rxe0"
-gid1=$(gid_index rxe1 198.18.0.2) || setup_failed "no RoCE v2 GID for 198.18.0.2 on rxe1"
-
-# Both ports must be ACTIVE before the tests start.
-for dev in rxe0 rxe1; do
-    n=0
-    state=
-    until read -r state <"/sys/class/infiniband/$dev/ports/1/state" 2>/dev/null &&
-          [ "${state#*ACTIVE}" != "$state" ]; do
-        n=$((n + 1))
-        [ $n -lt 100 ] || setup_failed "$dev port 1 never became ACTIVE"
-        sleep 0.1
+# port_active DEV... --
+#	Waits until port 1 of each DEV is ACTIVE (or fails the setup).
+port_active() {
+    for dev in "$@"; do
+        n=0
+        state=
+        until read -r state <"/sys/class/infiniband/$dev/ports/1/state" 2>/dev/null &&
+              [ "${state#*ACTIVE}" != "$state" ]; do
+            n=$((n + 1))
+            [ $n -lt 100 ] || setup_failed "$dev port 1 never became ACTIVE"
+            sleep 0.1
+        done
     done
-done
+}
 
-step "GIDs and ports ready"
+# A host of the lab (tests/lab/lab.sh; RUNDIR/lab is "ADDRESS/PREFIX
+# NAME"): one rxe device on the lab's wire instead of the veth pair.  The
+# VM's first NIC (eth0) is qemu's user network, through which the host
+# reaches the VM's sshd; the second (eth1) is the wire the lab's hosts
+# share.
+lab=
+if [ -r "$run/lab" ]; then
+    read -r labnet labname <"$run/lab"
+    labaddr=${labnet%/*}
+    lab=1
+fi
+
+if [ -n "$lab" ]; then
+    modprobe -a virtio_net rdma_rxe ib_uverbs rdma_ucm ||
+        setup_failed "modprobe virtio_net rdma_rxe ib_uverbs rdma_ucm"
+    step "modules loaded"
+    $bb hostname "$labname"
+    ip -batch - <<EOT || setup_failed "cannot configure lo/eth0/eth1"
+link set lo up
+link set eth0 up
+addr add 10.0.2.15/24 dev eth0
+route add default via 10.0.2.2
+link set eth1 up
+addr add $labnet dev eth1
+EOT
+    step "network configured"
+    rdma link add rxe0 type rxe netdev eth1 || setup_failed "rdma link add rxe0"
+    gid0=$(gid_index rxe0 "$labaddr") || setup_failed "no RoCE v2 GID for $labaddr on rxe0"
+    port_active rxe0
+    step "GID and port ready"
+else
+    # Every program started here is read over 9p and run under TCG, so the
+    # setup below keeps the number of processes small (one modprobe, one ip).
+    modprobe -a veth rdma_rxe ib_uverbs rdma_ucm ||
+        setup_failed "modprobe veth rdma_rxe ib_uverbs rdma_ucm"
+    step "modules loaded"
+
+    # Network: a veth pair in the initial namespace, one rxe device on each end.
+    ip link add veth0 type veth peer name veth1 || setup_failed "cannot create veth pair"
+    # rxe needs the traffic between its two devices to stay on the veths (see
+    # below); reverse path filtering and the ban on packets from a local source
+    # address arriving from outside would drop it there.
+    for i in all default veth0 veth1; do
+        echo 0 >"/proc/sys/net/ipv4/conf/$i/rp_filter"
+        echo 1 >"/proc/sys/net/ipv4/conf/$i/accept_local"
+    done
+
+    # Both addresses are local, so the kernel would route rxe's UDP packets from
+    # one device to the other through lo, where rxe drops them (they do not
+    # arrive on its netdev).  Policy routes send locally generated traffic *from*
+    # one address out of the veth that leads to the other; they are consulted
+    # before the "local" table, which therefore moves from priority 0 to 200.
+    ip -batch - <<EOT || setup_failed "cannot configure lo/veth0/veth1 and routing"
+link set lo up
+addr add 198.18.0.1/24 dev veth0
+addr add 198.18.0.2/24 dev veth1
+link set veth0 up
+link set veth1 up
+rule add pref 100 from 198.18.0.2 iif lo lookup 100
+route add 198.18.0.1 dev veth1 table 100
+rule add pref 101 from 198.18.0.1 iif lo lookup 101
+route add 198.18.0.2 dev veth0 table 101
+rule add pref 200 lookup local
+rule del pref 0 lookup local
+EOT
+    step "network configured"
+
+    rdma link add rxe0 type rxe netdev veth0 || setup_failed "rdma link add rxe0"
+    rdma link add rxe1 type rxe netdev veth1 || setup_failed "rdma link add rxe1"
+    step "rxe devices added"
+
+    gid0=$(gid_index rxe0 198.18.0.1) || setup_failed "no RoCE v2 GID for 198.18.0.1 on rxe0"
+    gid1=$(gid_index rxe1 198.18.0.2) || setup_failed "no RoCE v2 GID for 198.18.0.2 on rxe1"
+
+    # Both ports must be ACTIVE before the tests start.
+    port_active rxe0 rxe1
+    step "GIDs and ports ready"
+fi
 
 # The host's whitelisted environment first, then what the guest knows
 # better (device names and GID indexes always come from here).
 . "$run/env.sh"
 export VERBS_VM=1 VERBS_VM_BOOT="$boot"
-export VERBS_DEVICE=rxe0 VERBS_DEVICE2=rxe1 VERBS_PORT=1
-export VERBS_GID_INDEX="$gid0" VERBS_GID_INDEX2="$gid1"
-export VERBS_IP0=198.18.0.1 VERBS_IP1=198.18.0.2
+export VERBS_DEVICE=rxe0 VERBS_PORT=1 VERBS_GID_INDEX="$gid0"
+if [ -n "$lab" ]; then
+    export VERBS_IP0="$labaddr" VERBS_LAB_HOST="$labname"
+    unset VERBS_DEVICE2 VERBS_GID_INDEX2 VERBS_IP1
+else
+    export VERBS_DEVICE2=rxe1 VERBS_GID_INDEX2="$gid1"
+    export VERBS_IP0=198.18.0.1 VERBS_IP1=198.18.0.2
+fi
 
 # The lines that start the report of a kernel crash (an Oops or BUG()),
 # in the kernel log without its "[   12.345678] " stamps; and the report:

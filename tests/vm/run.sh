@@ -174,6 +174,16 @@ esac
     printf '\n'
 } >"$run/cmd.sh"
 
+# A host of the lab (tests/lab/lab.sh): VERBS_VM_LAB="ADDRESS/PREFIX
+# NAME" makes guest.sh put rxe0 on the VM's lab NIC (its second, eth1)
+# with that address, instead of the veth pair; VERBS_VM_NET holds the
+# qemu options of the VM's NICs (words without blanks), VERBS_VM_SMP and
+# VERBS_VM_MEM its CPUs (default 2) and memory in MiB (default 2048).
+[ -z "${VERBS_VM_LAB:-}" ] || echo "$VERBS_VM_LAB" >"$run/lab"
+nics=(-nic none)
+# shellcheck disable=SC2206
+[ -z "${VERBS_VM_NET:-}" ] || nics=($VERBS_VM_NET)
+
 accel=${VERBS_VM_ACCEL:-tcg}
 cpu=()
 [ "$accel" = kvm ] && cpu=(-cpu host)
@@ -191,8 +201,9 @@ log=$run/console.log
 # at boot); -nographic then only means "no display".  The console (ttyS0)
 # gets no input from us: qemu's stdin is /dev/null, which also keeps qemu
 # away from the terminal settings.
-qemu=(qemu-system-x86_64 -accel "$accel" "${cpu[@]}" -m 2048 -smp 2
-    -nodefaults -nographic -serial stdio -no-reboot -nic none
+qemu=(qemu-system-x86_64 -accel "$accel" "${cpu[@]}"
+    -m "${VERBS_VM_MEM:-2048}" -smp "${VERBS_VM_SMP:-2}"
+    -nodefaults -nographic -serial stdio -no-reboot "${nics[@]}"
     -kernel "$kernel" -initrd "$cache/initramfs.cpio.gz" -append "$append"
     -fsdev local,id=r,path=/,security_model=none,readonly=on,multidevs=remap
     -device virtio-9p-pci,fsdev=r,mount_tag=hostroot)
