@@ -1,5 +1,5 @@
 #!/bin/sh
-# deps.sh ?build|vm|tcl9|next|upstream|all? --
+# deps.sh ?build|vm|tcl9|next|upstream|lab|all? --
 #
 # Installs the Debian packages the build and the host's test run (build),
 # the Soft-RoCE VM harness and the tests in it (vm), the Tcl 9 build of
@@ -36,6 +36,9 @@ next="gcc make cmake ninja-build pkg-config libnl-3-dev libnl-route-3-dev
 # make test-upstream (tests/upstream.sh): rdma-core's own suite over the
 # default lane's pyverbs, and what builds the next lane's pyverbs.
 upstream="python3-pyverbs python3-dev cython3 cmake ninja-build"
+# The lab (tests/lab/lab.sh): ssh for the controller, ss for free ports;
+# the hosts' sshd is Debian's package, unpacked by lab.sh, not installed.
+lab="openssh-client iproute2 tcl-expect"
 
 case ${1:-all} in
 build) want=$build ;;
@@ -43,7 +46,8 @@ vm) want=$vm ;;
 tcl9) want=$tcl9 ;;
 next) want=$next ;;
 upstream) want=$upstream ;;
-*) want="$build $vm $tcl9 $next $upstream" ;;
+lab) want=$lab ;;
+*) want="$build $vm $tcl9 $next $upstream $lab" ;;
 esac
 
 missing=
