@@ -19,7 +19,8 @@
 #   default  Debian 12's Tcl 8.6 and rdma-core (the Build-Depends).
 #   next     the next lane's stack (tests/next.sh): forky's Tcl 9.1
 #            (tests/tclpkgs.sh tcl9.1) and rdma-core 65 built into
-#            build/rdma-core-65/install.  The version gets "+next" (a
+#            build/rdma-core-65/install (VERBS_RDMA_CORE_CACHE; built
+#            by tests/next.sh build when missing).  The version gets "+next" (a
 #            changelog entry of its own, in the scratch copy), the
 #            library is the Tcl 9 one (libtcl9verbs0.1.so), and Depends
 #            names no Debian Tcl or rdma-core: the libraries it was
@@ -76,7 +77,11 @@ fi
 
 if [ "$flavour" = next ]; then
     tcl=$("$src/tests/tclpkgs.sh" tcl9.1) || die "no Tcl 9.1 (tests/tclpkgs.sh tcl9.1)"
-    rdma=$("$src/tests/next.sh" build | tail -n 1) || die "no rdma-core 65 (tests/next.sh build)"
+    # rdma-core 65 as tests/next.sh builds it (once, into its cache).
+    rdma=${VERBS_RDMA_CORE_CACHE:-$src/build/rdma-core-65}/install
+    if [ ! -s "$rdma/../stamp" ] || [ ! -f "$rdma/lib/libibverbs.so.1" ]; then
+	rdma=$("$src/tests/next.sh" build | tail -n 1) || die "no rdma-core 65 (tests/next.sh build)"
+    fi
     [ -f "$rdma/lib/pkgconfig/libibverbs.pc" ] || die "no libibverbs.pc under $rdma/lib"
     version=$version+next
     log=$tree/debian/changelog
