@@ -1,10 +1,11 @@
 #!/bin/sh
-# deps.sh ?build|vm|tcl9|next|upstream|lab|all? --
+# deps.sh ?build|vm|tcl9|next|upstream|deb|lab|all? --
 #
 # Installs the Debian packages the build and the host's test run (build),
 # the Soft-RoCE VM harness and the tests in it (vm), the Tcl 9 build of
-# make test-tcl9 (tcl9), the stack of make test-next (next) and make
-# test-upstream (upstream) need, when they are missing.  tcl-expect
+# make test-tcl9 (tcl9), the stack of make test-next (next), make
+# test-upstream (upstream) and the package build of make deb (deb) need,
+# when they are missing.  tcl-expect
 # drives the examples and the C tools they talk to (tests/expect.tcl);
 # rdmacm-utils has rdma_server and rdma_client; tcl-thread is the Thread
 # package of thread.test.  Does nothing when all are present; needs root
@@ -36,6 +37,11 @@ next="gcc make cmake ninja-build pkg-config libnl-3-dev libnl-route-3-dev
 # make test-upstream (tests/upstream.sh): rdma-core's own suite over the
 # default lane's pyverbs, and what builds the next lane's pyverbs.
 upstream="python3-pyverbs python3-dev cython3 cmake ninja-build"
+# make deb (tests/deb.sh): dpkg-buildpackage, debhelper, lintian, and
+# tcl-dev, a Build-Depends (tcltk-depends, which gives tcl:Depends); the
+# rest of debian/control's Build-Depends are in build.  (No fakeroot:
+# the package's Rules-Requires-Root is no.)
+deb="dpkg-dev debhelper lintian tcl-dev"
 # The lab (tests/lab/lab.sh): ssh for the controller, ss for free ports;
 # the hosts' sshd is Debian's package, unpacked by lab.sh, not installed.
 lab="openssh-client iproute2 tcl-expect"
@@ -46,8 +52,9 @@ vm) want=$vm ;;
 tcl9) want=$tcl9 ;;
 next) want=$next ;;
 upstream) want=$upstream ;;
+deb) want=$deb ;;
 lab) want=$lab ;;
-*) want="$build $vm $tcl9 $next $upstream $lab" ;;
+*) want="$build $vm $tcl9 $next $upstream $deb $lab" ;;
 esac
 
 missing=
