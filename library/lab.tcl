@@ -436,13 +436,22 @@ proc ::verbs::lab::run {host command args} {
 # verbs::lab::TclCommand SCRIPT ARGS --
 #
 #	Results: a shell command line that runs SCRIPT with the host's
-#	tclsh, argv being the list ARGS.  The script is tclsh's standard
-#	input, a here-document (it never passes the terminal).
+#	tclsh, ARGS being its arguments.  The script travels in a
+#	here-document into a temporary file (removed at the end), so that
+#	it never passes the terminal and the script's standard input is
+#	the terminal, for send.
 
 proc ::verbs::lab::TclCommand {script arglist} {
+    set words {}
+    foreach a $arglist {
+	lappend words '[string map {' '\\''} $a]'
+    }
     set end VERBS_LAB_[clock microseconds]
-    set head [list set argv $arglist]\;[list set argc [llength $arglist]]
-    return "tclsh <<'$end'\n$head\n$script\n$end"
+    return [join [list \
+	{f=$(mktemp /tmp/verbs-lab.XXXXXX) || exit 125} \
+	{trap 'rm -f "$f"' EXIT; trap 'exit 129' HUP; trap 'exit 143' TERM} \
+	"cat >\"\$f\" <<'$end'" $script $end \
+	"tclsh \"\$f\" [join $words]"] \n]
 }
 
 # verbs::lab::tcl HOST SCRIPT ?-args LIST? ?-timeout SECONDS? ?-step NAME?

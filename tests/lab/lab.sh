@@ -18,9 +18,11 @@
 #               rdma-core 44, Tcl 8.6), next the next lane's (forky's
 #               kernel 7.2, rdma-core 65, Tcl 9.1; tests/next.sh build)
 #   -b          the hosts use the build tree of their stack (TCLLIBPATH),
-#               not the package: without -b, VERBS_LAB_PACKAGES
-#               ("STACK=FILE.deb ...") names the packages that the
-#               controller's tests/lab/all.tcl installs on the hosts
+#               not the package.  Without -b, the hosts get the package
+#               of their stack: VERBS_LAB_PACKAGES ("STACK=FILE.deb
+#               ...", default: tests/deb.sh builds them, the next
+#               flavour for next hosts), which the controller's
+#               tests/lab/all.tcl installs on each host with dpkg -i
 #   -d DIR      the lab's directory (default build/lab/run): ssh_config,
 #               known_hosts, hosts (name, stack, address, ssh port a
 #               line), each host's console log NAME.log
@@ -99,6 +101,21 @@ for s in "${stack_list[@]}"; do
     export VERBS_LAB_NEXT_PREFIX=$next_prefix VERBS_LAB_NEXT_TCLSH=$next_tclsh
     break
 done
+
+# The packages the hosts get (make deb: the default flavour for stock
+# hosts, the next one for next hosts), unless the hosts use the build
+# tree (-b) or VERBS_LAB_PACKAGES names them already.
+if [ -z "${VERBS_LAB_BUILD:-}" ] && [ -z "${VERBS_LAB_PACKAGES:-}" ]; then
+    packages=
+    for s in $(printf '%s\n' "${stack_list[@]}" | sort -u); do
+	flavour=default
+	[ "$s" = next ] && flavour=next
+	f=$("$src/tests/deb.sh" "$flavour" | tail -n 1) && [ -f "$f" ] ||
+	    die "make deb STACK=$flavour failed"
+	packages="$packages $s=$f"
+    done
+    export VERBS_LAB_PACKAGES=${packages# }
+fi
 
 # free_port KIND --
 #	A port of 127.0.0.1 that nothing uses now (KIND tcp or udp).
