@@ -54,18 +54,29 @@ proc ::verbs::lab::Fail {code host step msg args} {
 # verbs::lab::Options SPEC ARGS --
 #
 #	Parses ARGS as "-option value" pairs, each option one of the keys of
-#	the dict SPEC (its defaults).  Results: the dict of values; an error
-#	naming the allowed options for any other.
+#	the dict SPEC (its defaults); a -timeout must be a positive integer.
+#	Results: the dict of values; an error naming the allowed options for
+#	any other.
 
 proc ::verbs::lab::Options {spec argList} {
-    if {[llength $argList] % 2} {
-	return -code error -level 2 -errorcode {VERBS LAB USAGE} \
-	    "missing value for option \"[lindex $argList end]\""
-    }
-    foreach {k v} $argList {
+    for {set i 0} {$i < [llength $argList]} {incr i 2} {
+	set k [lindex $argList $i]
+	set v [lindex $argList $i+1]
 	if {![dict exists $spec $k]} {
+	    set names [dict keys $spec]
+	    if {[llength $names] > 1} {
+		lset names end "or [lindex $names end]"
+	    }
 	    return -code error -level 2 -errorcode [list VERBS LAB OPTION $k] \
-		"bad option \"$k\": must be [join [dict keys $spec] {, }]"
+		"bad option \"$k\": must be [join $names {, }]"
+	}
+	if {$i + 1 == [llength $argList]} {
+	    return -code error -level 2 -errorcode {VERBS LAB USAGE} \
+		"missing value for option \"$k\""
+	}
+	if {$k eq "-timeout" && (![string is entier -strict $v] || $v <= 0)} {
+	    return -code error -level 2 -errorcode {VERBS LAB VALUE -timeout} \
+		"bad -timeout \"$v\": must be a positive integer (seconds)"
 	}
 	dict set spec $k $v
     }
@@ -77,20 +88,18 @@ proc ::verbs::lab::Options {spec argList} {
 #	Queries or sets the settings: the ssh_config file that names the
 #	hosts (default $env(VERBS_LAB_SSH_CONFIG), else ssh's own), the
 #	default timeout of a step, and more ssh arguments.  Results: the
-#	settings when no option is given; empty otherwise.
+#	settings when no option is given, an option's value when only it
+#	is named; empty otherwise.
 
 proc ::verbs::lab::configure {args} {
     variable config
     if {![llength $args]} {
 	return $config
     }
-    set new [Options $config $args]
-    set t [dict get $new -timeout]
-    if {![string is entier -strict $t] || $t <= 0} {
-	return -code error -errorcode {VERBS LAB VALUE -timeout} \
-	    "bad -timeout \"$t\": must be a positive number of seconds"
+    if {[llength $args] == 1 && [dict exists $config [lindex $args 0]]} {
+	return [dict get $config [lindex $args 0]]
     }
-    set config $new
+    set config [Options $config $args]
     return
 }
 
@@ -308,12 +317,16 @@ proc ::verbs::lab::barrier {args} {
     variable config
     set t [dict get $config -timeout]
     if {[lindex $args 0] eq "-timeout"} {
-	set t [lindex $args 1]
+	set t [dict get [Options [dict create -timeout $t] \
+	    [lrange $args 0 1]] -timeout]
 	set args [lrange $args 2 end]
     }
     if {![llength $args] || [llength $args] % 2} {
-	return -code error -errorcode {VERBS LAB USAGE} \
-	    "wrong # args: should be \"verbs::lab::barrier ?-timeout seconds? handle pattern ?handle pattern ...?\""
+	return -code error -errorcode {TCL WRONGARGS} \
+	    "wrong # args: should be \"verbs::lab barrier ?-timeout seconds? handle pattern ?handle pattern ...?\""
+    }
+    foreach {h pattern} $args {
+	Handle $h
     }
     set deadline [expr {[clock seconds] + $t}]
     set out {}
