@@ -127,7 +127,11 @@ proc ::verbs::lab::Ssh {host} {
     if {[dict get $config -ssh_config] ne ""} {
 	lappend cmd -F [dict get $config -ssh_config]
     }
-    lappend cmd -o BatchMode=yes {*}[dict get $config -ssh] $host
+    # LogLevel ERROR: no "Connection to HOST closed." in the output of
+    # a terminal session.  (The first value of an option wins: the
+    # user's -ssh come first.)
+    lappend cmd {*}[dict get $config -ssh] -o BatchMode=yes \
+	-o LogLevel=ERROR $host
     return $cmd
 }
 
