@@ -246,11 +246,15 @@ proc ::verbs::lab::Reap {h} {
 
 # verbs::lab::Tail TEXT --
 #
-#	Results: the last lines of TEXT, for an error message.
+#	Results: the last lines of TEXT after ": ", for the end of an
+#	error message; empty when TEXT is.
 
 proc ::verbs::lab::Tail {text} {
     set lines [split [string trimright $text \n] \n]
-    return [join [lrange $lines end-4 end] \n]
+    if {![llength $lines]} {
+	return
+    }
+    return ": [join [lrange $lines end-4 end] \n]"
 }
 
 # verbs::lab::start HOST COMMAND ?-wait PATTERN? ?-timeout SECONDS?
@@ -275,7 +279,7 @@ proc ::verbs::lab::start {host command args} {
 		set r $::verbs::lab::procs($h)
 		unset ::verbs::lab::procs($h)
 		Fail EOF $host $step "ended (exit status [dict get $r status])\
-		    before a line matching \"$pattern\": [Tail [dict get $r out]]"
+		    before a line matching \"$pattern\"[Tail [dict get $r out]]"
 	    }
 	    timeout {
 		stop $h
@@ -301,7 +305,7 @@ proc ::verbs::lab::expect {h pattern args} {
 	eof {
 	    Fail EOF [dict get $r host] [dict get $r step] "ended (exit status\
 		[dict get $::verbs::lab::procs($h) status]) before a line matching\
-		\"$pattern\": [Tail [dict get $::verbs::lab::procs($h) out]]"
+		\"$pattern\"[Tail [dict get $::verbs::lab::procs($h) out]]"
 	}
 	timeout {
 	    Fail TIMEOUT [dict get $r host] [dict get $r step] "no line\
@@ -380,7 +384,7 @@ proc ::verbs::lab::wait {h args} {
 	upvar 1 [dict get $o -status] status
 	set status $st
     } elseif {$st != 0} {
-	Fail EXIT $host $step "exit status $st: [Tail $out]" $st
+	Fail EXIT $host $step "exit status $st[Tail $out]" $st
     }
     return $out
 }
@@ -507,6 +511,12 @@ proc ::verbs::lab::put {host local remote args} {
     set q '[string map {' '\\''} $remote]'
     if {[catch {exec timeout [dict get $o -timeout] {*}[Ssh $host] \
 	    "cat >$q" <$local 2>@1} msg opts]} {
+	set code [dict get $opts -errorcode]
+	if {[lindex $code 0] eq "CHILDSTATUS" && [lindex $code 2] == 124} {
+	    Fail TIMEOUT $host put "cannot copy $local to $remote in\
+		[dict get $o -timeout] s"
+	}
+	regsub {\n?child process exited abnormally$} $msg {} msg
 	Fail PUT $host put "cannot copy $local to $remote: $msg"
     }
     return
@@ -578,7 +588,7 @@ proc ::verbs::lab::info {host args} {
 	puts "lab-info: $r"
     } -timeout [dict get $o -timeout] -step info]
     if {![regexp -line {^lab-info: (.*)$} $out -> r]} {
-	Fail INFO $host info "no answer: [Tail $out]"
+	Fail INFO $host info "no answer[Tail $out]"
     }
     return $r
 }
