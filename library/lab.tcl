@@ -460,7 +460,11 @@ proc ::verbs::lab::run {host command args} {
 #	tclsh, ARGS being its arguments.  The script travels in a
 #	here-document into a temporary file (removed at the end), so that
 #	it never passes the terminal and the script's standard input is
-#	the terminal, for send.
+#	the terminal, for send.  tclsh runs in the background of a shell
+#	that waits for it: a shell waiting for a command in the foreground
+#	would run its trap of the hang-up only once tclsh ended, and
+#	tclsh, not the session's leader, gets no SIGHUP of its own; the
+#	shell's exit on the hang-up gives tclsh its SIGHUP.
 
 proc ::verbs::lab::TclCommand {script arglist} {
     set words {}
@@ -472,7 +476,7 @@ proc ::verbs::lab::TclCommand {script arglist} {
 	{f=$(mktemp /tmp/verbs-lab.XXXXXX) || exit 125} \
 	{trap 'rm -f "$f"' EXIT; trap 'exit 129' HUP; trap 'exit 143' TERM} \
 	"cat >\"\$f\" <<'$end'" $script $end \
-	"tclsh \"\$f\" [join $words]"] \n]
+	"tclsh \"\$f\" [join $words] <&0 & wait \$!"] \n]
 }
 
 # verbs::lab::tcl HOST SCRIPT ?-args LIST? ?-timeout SECONDS? ?-step NAME?
