@@ -54,18 +54,29 @@ proc ::verbs::lab::Fail {code host step msg args} {
 # verbs::lab::Options SPEC ARGS --
 #
 #	Parses ARGS as "-option value" pairs, each option one of the keys of
-#	the dict SPEC (its defaults).  Results: the dict of values; an error
-#	naming the allowed options for any other.
+#	the dict SPEC (its defaults); a -timeout must be a positive integer.
+#	Results: the dict of values; an error naming the allowed options for
+#	any other.
 
 proc ::verbs::lab::Options {spec argList} {
-    if {[llength $argList] % 2} {
-	return -code error -level 2 -errorcode {VERBS LAB USAGE} \
-	    "missing value for option \"[lindex $argList end]\""
-    }
-    foreach {k v} $argList {
+    for {set i 0} {$i < [llength $argList]} {incr i 2} {
+	set k [lindex $argList $i]
+	set v [lindex $argList $i+1]
 	if {![dict exists $spec $k]} {
+	    set names [dict keys $spec]
+	    if {[llength $names] > 1} {
+		lset names end "or [lindex $names end]"
+	    }
 	    return -code error -level 2 -errorcode [list VERBS LAB OPTION $k] \
-		"bad option \"$k\": must be [join [dict keys $spec] {, }]"
+		"bad option \"$k\": must be [join $names {, }]"
+	}
+	if {$i + 1 == [llength $argList]} {
+	    return -code error -level 2 -errorcode {VERBS LAB USAGE} \
+		"missing value for option \"$k\""
+	}
+	if {$k eq "-timeout" && (![string is entier -strict $v] || $v <= 0)} {
+	    return -code error -level 2 -errorcode {VERBS LAB VALUE -timeout} \
+		"bad -timeout \"$v\": must be a positive integer (seconds)"
 	}
 	dict set spec $k $v
     }
@@ -77,20 +88,18 @@ proc ::verbs::lab::Options {spec argList} {
 #	Queries or sets the settings: the ssh_config file that names the
 #	hosts (default $env(VERBS_LAB_SSH_CONFIG), else ssh's own), the
 #	default timeout of a step, and more ssh arguments.  Results: the
-#	settings when no option is given; empty otherwise.
+#	settings when no option is given, an option's value when only it
+#	is named; empty otherwise.
 
 proc ::verbs::lab::configure {args} {
     variable config
     if {![llength $args]} {
 	return $config
     }
-    set new [Options $config $args]
-    set t [dict get $new -timeout]
-    if {![string is entier -strict $t] || $t <= 0} {
-	return -code error -errorcode {VERBS LAB VALUE -timeout} \
-	    "bad -timeout \"$t\": must be a positive number of seconds"
+    if {[llength $args] == 1 && [dict exists $config [lindex $args 0]]} {
+	return [dict get $config [lindex $args 0]]
     }
-    set config $new
+    set config [Options $config $args]
     return
 }
 
@@ -118,7 +127,11 @@ proc ::verbs::lab::Ssh {host} {
     if {[dict get $config -ssh_config] ne ""} {
 	lappend cmd -F [dict get $config -ssh_config]
     }
-    lappend cmd -o BatchMode=yes {*}[dict get $config -ssh] $host
+    # LogLevel ERROR: no "Connection to HOST closed." in the output of
+    # a terminal session.  (The first value of an option wins: the
+    # user's -ssh come first.)
+    lappend cmd {*}[dict get $config -ssh] -o BatchMode=yes \
+	-o LogLevel=ERROR $host
     return $cmd
 }
 
@@ -233,11 +246,15 @@ proc ::verbs::lab::Reap {h} {
 
 # verbs::lab::Tail TEXT --
 #
-#	Results: the last lines of TEXT, for an error message.
+#	Results: the last lines of TEXT after ": ", for the end of an
+#	error message; empty when TEXT is.
 
 proc ::verbs::lab::Tail {text} {
     set lines [split [string trimright $text \n] \n]
-    return [join [lrange $lines end-4 end] \n]
+    if {![llength $lines]} {
+	return
+    }
+    return ": [join [lrange $lines end-4 end] \n]"
 }
 
 # verbs::lab::start HOST COMMAND ?-wait PATTERN? ?-timeout SECONDS?
@@ -262,7 +279,7 @@ proc ::verbs::lab::start {host command args} {
 		set r $::verbs::lab::procs($h)
 		unset ::verbs::lab::procs($h)
 		Fail EOF $host $step "ended (exit status [dict get $r status])\
-		    before a line matching \"$pattern\": [Tail [dict get $r out]]"
+		    before a line matching \"$pattern\"[Tail [dict get $r out]]"
 	    }
 	    timeout {
 		stop $h
@@ -288,7 +305,7 @@ proc ::verbs::lab::expect {h pattern args} {
 	eof {
 	    Fail EOF [dict get $r host] [dict get $r step] "ended (exit status\
 		[dict get $::verbs::lab::procs($h) status]) before a line matching\
-		\"$pattern\": [Tail [dict get $::verbs::lab::procs($h) out]]"
+		\"$pattern\"[Tail [dict get $::verbs::lab::procs($h) out]]"
 	}
 	timeout {
 	    Fail TIMEOUT [dict get $r host] [dict get $r step] "no line\
@@ -308,12 +325,16 @@ proc ::verbs::lab::barrier {args} {
     variable config
     set t [dict get $config -timeout]
     if {[lindex $args 0] eq "-timeout"} {
-	set t [lindex $args 1]
+	set t [dict get [Options [dict create -timeout $t] \
+	    [lrange $args 0 1]] -timeout]
 	set args [lrange $args 2 end]
     }
     if {![llength $args] || [llength $args] % 2} {
-	return -code error -errorcode {VERBS LAB USAGE} \
-	    "wrong # args: should be \"verbs::lab::barrier ?-timeout seconds? handle pattern ?handle pattern ...?\""
+	return -code error -errorcode {TCL WRONGARGS} \
+	    "wrong # args: should be \"verbs::lab barrier ?-timeout seconds? handle pattern ?handle pattern ...?\""
+    }
+    foreach {h pattern} $args {
+	Handle $h
     }
     set deadline [expr {[clock seconds] + $t}]
     set out {}
@@ -363,7 +384,7 @@ proc ::verbs::lab::wait {h args} {
 	upvar 1 [dict get $o -status] status
 	set status $st
     } elseif {$st != 0} {
-	Fail EXIT $host $step "exit status $st: [Tail $out]" $st
+	Fail EXIT $host $step "exit status $st[Tail $out]" $st
     }
     return $out
 }
@@ -439,7 +460,11 @@ proc ::verbs::lab::run {host command args} {
 #	tclsh, ARGS being its arguments.  The script travels in a
 #	here-document into a temporary file (removed at the end), so that
 #	it never passes the terminal and the script's standard input is
-#	the terminal, for send.
+#	the terminal, for send.  tclsh runs in the background of a shell
+#	that waits for it: a shell waiting for a command in the foreground
+#	would run its trap of the hang-up only once tclsh ended, and
+#	tclsh, not the session's leader, gets no SIGHUP of its own; the
+#	shell's exit on the hang-up gives tclsh its SIGHUP.
 
 proc ::verbs::lab::TclCommand {script arglist} {
     set words {}
@@ -451,7 +476,7 @@ proc ::verbs::lab::TclCommand {script arglist} {
 	{f=$(mktemp /tmp/verbs-lab.XXXXXX) || exit 125} \
 	{trap 'rm -f "$f"' EXIT; trap 'exit 129' HUP; trap 'exit 143' TERM} \
 	"cat >\"\$f\" <<'$end'" $script $end \
-	"tclsh \"\$f\" [join $words]"] \n]
+	"tclsh \"\$f\" [join $words] <&0 & wait \$!"] \n]
 }
 
 # verbs::lab::tcl HOST SCRIPT ?-args LIST? ?-timeout SECONDS? ?-step NAME?
@@ -490,6 +515,12 @@ proc ::verbs::lab::put {host local remote args} {
     set q '[string map {' '\\''} $remote]'
     if {[catch {exec timeout [dict get $o -timeout] {*}[Ssh $host] \
 	    "cat >$q" <$local 2>@1} msg opts]} {
+	set code [dict get $opts -errorcode]
+	if {[lindex $code 0] eq "CHILDSTATUS" && [lindex $code 2] == 124} {
+	    Fail TIMEOUT $host put "cannot copy $local to $remote in\
+		[dict get $o -timeout] s"
+	}
+	regsub {\n?child process exited abnormally$} $msg {} msg
 	Fail PUT $host put "cannot copy $local to $remote: $msg"
     }
     return
@@ -561,7 +592,7 @@ proc ::verbs::lab::info {host args} {
 	puts "lab-info: $r"
     } -timeout [dict get $o -timeout] -step info]
     if {![regexp -line {^lab-info: (.*)$} $out -> r]} {
-	Fail INFO $host info "no answer: [Tail $out]"
+	Fail INFO $host info "no answer[Tail $out]"
     }
     return $r
 }
