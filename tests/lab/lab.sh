@@ -10,7 +10,7 @@
 # as the lab's controller, and drives the hosts over ssh exactly as it
 # would drive real machines; last, the hosts are stopped.  The exit status
 # is CMD's (125 when the lab could not be set up).  Without CMD, the lab
-# runs its interop matrix: tclsh tests/lab/all.tcl.
+# runs its interop matrix: tclsh tests/lab/run.tcl.
 #
 #   -n N        hosts, named lab1 .. labN, at 198.18.0.11 .. 198.18.0.1N/24
 #   -s STACKS   each host's stack, in turn, comma separated (default
@@ -22,7 +22,7 @@
 #               of their stack: VERBS_LAB_PACKAGES ("STACK=FILE.deb
 #               ...", default: tests/deb.sh builds them, the next
 #               flavour for next hosts), which the controller's
-#               tests/lab/all.tcl installs on each host with dpkg -i
+#               tests/lab/run.tcl installs on each host with dpkg -i
 #   -d DIR      the lab's directory (default build/lab/run): ssh_config,
 #               known_hosts, hosts (name, stack, address, ssh port a
 #               line), each host's console log NAME.log
@@ -61,7 +61,7 @@ IFS=, read -r -a stack_list <<<"$stacks"
 for s in "${stack_list[@]}"; do
     case $s in stock|next) ;; *) die "-s: a stack is stock or next, not '$s'" ;; esac
 done
-[ $# -gt 0 ] || set -- tclsh "$src/tests/lab/all.tcl"
+[ $# -gt 0 ] || set -- tclsh "$src/tests/lab/run.tcl"
 
 cache=$src/build/lab
 export VERBS_LAB_SRC=$src

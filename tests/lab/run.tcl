@@ -1,13 +1,15 @@
-# all.tcl --
+# run.tcl --
 #
 #	The lab's suite, run by tests/lab/lab.sh (make lab) as the lab's
 #	controller: installs the package on each host when it is given
 #	(VERBS_LAB_PACKAGES: "STACK=FILE.deb ...", each host getting the
-#	one of its stack, which verbs::lab::info tells by the host's
-#	VERBS_LAB_STACK), then runs the *.test files here in this process
+#	one of its stack, which the host's VERBS_LAB_STACK names; all hosts
+#	install at once), then runs the *.test files here in this process
 #	and ends with "N passed, N failed, N skipped"; the exit status is
 #	1 when a test failed.  Arguments are tcltest's options (-match,
-#	-file, -verbose).
+#	-file, -verbose).  (Not named all.tcl: tcltest's runAllTests runs
+#	the all.tcl of each subdirectory, and the host suite's would run
+#	this one without a lab.)
 #
 # Copyright (c) 2026 The verbs authors.
 # See the file "LICENSE" for terms of use and redistribution.
@@ -25,17 +27,27 @@ if {[info exists env(VERBS_LAB_PACKAGES)] && $env(VERBS_LAB_PACKAGES) ne ""} {
 	lassign [split $p =] stack file
 	dict set packages $stack $file
     }
+    set t [clock milliseconds]
+    set running {}
     foreach h [verbs::lab hosts] {
-	set stack [string trim [verbs::lab run $h {echo $VERBS_LAB_STACK} -step stack]]
+	set stack [string trim [verbs::lab run $h {echo $VERBS_LAB_STACK} \
+	    -step stack]]
 	if {![dict exists $packages $stack]} {
-	    puts stderr "all.tcl: no package for $h's stack \"$stack\""
+	    puts stderr "run.tcl: no package for $h's stack \"$stack\""
 	    exit 1
 	}
-	set t [clock milliseconds]
-	verbs::lab install $h [dict get $packages $stack] -timeout 300
-	puts "all.tcl: $h: installed [file tail [dict get $packages $stack]]\
-	    ([expr {([clock milliseconds] - $t) / 1000.0}] s)"
+	set file [dict get $packages $stack]
+	set remote /tmp/[file tail $file]
+	verbs::lab put $h $file $remote -timeout 120
+	lappend running $h [file tail $file] \
+	    [verbs::lab start $h "dpkg -i '$remote'" -step "dpkg -i"]
     }
+    foreach {h file p} $running {
+	verbs::lab wait $p -timeout 300
+	puts "run.tcl: $h: installed $file"
+    }
+    puts "run.tcl: packages installed in\
+	[expr {([clock milliseconds] - $t) / 1000.0}] s"
 }
 
 # The last call of the hook (at the end of runAllTests) sees the totals.
