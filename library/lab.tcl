@@ -172,9 +172,9 @@ proc ::verbs::lab::Handle {h} {
 # verbs::lab::Read H PATTERN SECONDS --
 #
 #	Reads the output of process H until the regular expression PATTERN
-#	matches what arrived (or, with PATTERN empty, until it ends), at
-#	most SECONDS.  Carriage returns of the remote terminal are dropped.
-#	Results: "match" with the match's groups in ::verbs::lab::groups,
+#	matches a whole line of what arrived (or, with PATTERN empty, until
+#	it ends), at most SECONDS.  Carriage returns of the remote terminal
+#	are dropped.  Results: "match" with the match's groups in ::verbs::lab::groups,
 #	"eof" or "timeout".  The output is kept in the record (out), and
 #	what a match consumed is removed from the part still to be matched.
 
@@ -184,7 +184,12 @@ proc ::verbs::lab::Read {h pattern seconds} {
     set id [dict get $procs($h) id]
     set deadline [expr {[clock milliseconds] + $seconds * 1000}]
     while 1 {
+	# Only whole lines are matched (a line still arriving could match
+	# a pattern that ends in $), but for the last one after the end.
 	set pending [dict get $procs($h) pending]
+	if {[dict get $procs($h) status] eq ""} {
+	    set pending [string range $pending 0 [string last \n $pending]]
+	}
 	if {$pending ne "" && $pattern ne ""} {
 	    set m [regexp -inline -indices -line -- $pattern $pending]
 	    if {[llength $m]} {
@@ -192,8 +197,8 @@ proc ::verbs::lab::Read {h pattern seconds} {
 		foreach r $m {
 		    lappend groups [string range $pending {*}$r]
 		}
-		dict set procs($h) pending [string range $pending \
-		    [expr {[lindex $m 0 1] + 1}] end]
+		dict set procs($h) pending [string range \
+		    [dict get $procs($h) pending] [expr {[lindex $m 0 1] + 1}] end]
 		return match
 	    }
 	}
@@ -546,7 +551,7 @@ proc ::verbs::lab::install {host package args} {
 #	Asks HOST what it runs.  Results: a dict of host (its name there),
 #	kernel (uname -r), tcl (patchlevel of its tclsh), verbs (the
 #	package's version, or "" when it does not load, error then saying
-#	why), rdma_core (the
+#	why), library (the file of the verbs library it loaded), rdma_core (the
 #	version in the file name of the libibverbs it loaded, or "") and
 #	devices: for each RDMA device, a dict of port, gid_index and address
 #	(of its first RoCE v2 GID that holds an IPv4 address).
@@ -556,11 +561,13 @@ proc ::verbs::lab::info {host args} {
     set o [Options [dict create -timeout [dict get $config -timeout]] $args]
     set out [tcl $host {
 	set r [dict create host [info hostname] tcl [info patchlevel] \
-	    kernel [exec uname -r] verbs {} rdma_core {} devices {} error {}]
+	    kernel [exec uname -r] verbs {} library {} rdma_core {} devices {} \
+	    error {}]
 	if {[catch {package require verbs} v]} {
 	    dict set r error $v
 	} else {
 	    dict set r verbs $v
+	    dict set r library [lindex [lsearch -inline -index 1 [info loaded] Verbs] 0]
 	    set f [open /proc/self/maps]
 	    if {[regexp {libibverbs\.so\.1\.[0-9]+\.([0-9.]+)} [read $f] -> rc]} {
 		dict set r rdma_core $rc
