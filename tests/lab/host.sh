@@ -69,6 +69,7 @@ StrictModes no
 UseDNS no
 PrintMotd no
 LogLevel ERROR
+MaxSessions 64
 SetEnv PATH=$path${ldpath:+ LD_LIBRARY_PATH=$ldpath} VERBS_LAB_HOST=$name VERBS_LAB_STACK=$stack${VERBS_LAB_SRC:+ VERBS_LAB_SRC=$VERBS_LAB_SRC}${tcllibpath:+ TCLLIBPATH=$tcllibpath}
 EOF
 echo "lab-hostkey: $(cat /run/lab/host_ed25519.pub)"

@@ -30,7 +30,9 @@
 #
 # CMD gets VERBS_LAB_SSH_CONFIG (the ssh_config that names the hosts:
 # `ssh -F $VERBS_LAB_SSH_CONFIG lab1 uname -r` works), VERBS_LAB_HOSTS
-# (their names) and VERBS_LAB_DIR.  Each host has one 1 GiB, one-CPU VM;
+# (their names) and VERBS_LAB_DIR.  ssh shares one connection per host
+# among its sessions (ControlMaster: a key exchange costs seconds on the
+# hosts' emulated CPUs).  Each host has one 1 GiB, one-CPU VM;
 # the key the controller logs in with is made once, in build/lab/key.
 # OpenSSH's server comes from Debian 12's package, unpacked (not
 # installed) into build/lab/sshd.
@@ -136,8 +138,9 @@ cleanup() {
     # Stop each sshd (the VM then powers off by itself), then whatever is
     # still running.
     for i in "${!names[@]}"; do
-	timeout 20 ssh -F "$dir/ssh_config" "${names[$i]}" \
-	    'kill $(cat /run/lab/sshd.pid)' >/dev/null 2>&1 &
+	(timeout 20 ssh -F "$dir/ssh_config" "${names[$i]}" \
+	    'kill $(cat /run/lab/sshd.pid)'
+	 timeout 5 ssh -F "$dir/ssh_config" -O exit "${names[$i]}") >/dev/null 2>&1 &
     done
     wait_all 60
     for i in "${!pids[@]}"; do
@@ -194,6 +197,9 @@ Host $name
     StrictHostKeyChecking yes
     HostKeyAlias $name
     BatchMode yes
+    ControlMaster auto
+    ControlPath $dir/ssh-%n
+    ControlPersist 300
     ConnectTimeout 30
     ServerAliveInterval 15
     LogLevel ERROR
