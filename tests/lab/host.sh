@@ -6,7 +6,8 @@
 # the controller reaches through the port qemu forwards, and waits in
 # it.  It runs as root in the guest, whose root file system is the
 # host's, read-only, under a throwaway overlay: the changes below
-# (/etc/passwd, /usr/local/bin) vanish with the VM.
+# (/etc/passwd: root's home, the sshd user; /usr/local/bin) vanish with
+# the VM.
 #
 #   LABDIR  the lab's directory on the host: authorized_keys (the
 #           controller's public key) and sshd/ (OpenSSH's server,
@@ -32,6 +33,12 @@ name=${VERBS_LAB_HOST:-$(hostname)}
 root=$labdir/sshd/root
 mkdir -p /run/lab /run/sshd /root
 chmod 700 /root
+
+# root gets a home of its own: /root is this machine's, and its shell
+# startup files (pyenv, cargo here) would run in every session, seconds
+# each on the emulated CPU.
+mkdir -p /run/lab/root
+sed -i 's|^root:\([^:]*:[^:]*:[^:]*:[^:]*\):[^:]*:|root:\1:/run/lab/root:|' /etc/passwd
 
 # sshd's privilege separation user.
 grep -q '^sshd:' /etc/passwd ||
