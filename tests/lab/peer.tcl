@@ -6,13 +6,17 @@
 #	shared receive queue, on the server), OP what the client does:
 #	send, inline (a SEND of inline data), imm (RDMA WRITE with
 #	immediate data), write, read, atomic (fetch and add, then compare
-#	and swap), atomic_write or flush (wr_post; what only newer stacks
-#	have).  The two sides meet through the controller:
+#	and swap), mw (an RDMA WRITE through a type 2 memory window that
+#	the server binds), atomic_write or flush (wr_post; what only newer
+#	stacks have).  The two sides meet through the controller:
 #
 #	    each prints  "endpoint DICT" (qpn psn gid addr rkey)
 #	    each reads   the peer's endpoint line, connects, prints
 #	                 "connected"
-#	    the client   reads "go", does OP, prints "result ok ..." or
+#	    the server   with OP mw, binds its window and prints "window
+#	                 RKEY"
+#	    the client   reads "go" (with OP mw "go RKEY"), does OP, prints
+#	                 "result ok ..." or
 #	                 "result error ..." (a refusal or a failed
 #	                 completion, with its words)
 #	    the server   checks what arrived (for the ops it sees), prints
@@ -61,6 +65,9 @@ set ctx [verbs::context open $dev]
 set pd [verbs::pd create $ctx]
 set cq [verbs::cq create $ctx -cqe 64]
 set access {local_write remote_write remote_read remote_atomic}
+if {$op eq "mw"} {
+    lappend access mw_bind
+}
 set mr [verbs::mr create $pd -length 4096 -access $access]
 set qtype [expr {$type eq "srq" ? "rc" : $type}]
 set opts {}
@@ -132,10 +139,18 @@ if {$role eq "server"} {
 	    }
 	    result "ok imm_data 0x1234 and 64 bytes"
 	}
-	write - read - atomic {
+	mw - write - read - atomic {
+	    if {$op eq "mw"} {
+		set w [verbs::mw create $pd -type 2]
+		$qp post_send [list opcode bind_mw send_flags signaled mw $w \
+		    bind_info [list mr $mr offset 1024 length 64 \
+		    mw_access_flags remote_write]]
+		check [completion $cq "bind of the window"] "bind of the window" bind_mw
+		puts "window [$w cget -rkey]"
+	    }
 	    set wc [completion $cq "the client's done"]
 	    check $wc recv recv
-	    if {$op eq "write" && [$mr read 1024 64] ne $pattern} {
+	    if {$op in {write mw} && [$mr read 1024 64] ne $pattern} {
 		result "error the written bytes differ"
 	    }
 	    if {$op eq "atomic"} {
@@ -154,7 +169,7 @@ if {$role eq "server"} {
     }
 }
 
-if {[gets stdin line] < 0 || [string trim $line] ne "go"} {
+if {[gets stdin line] < 0 || ![regexp {^go ?(\d*)$} [string trim $line] -> wkey]} {
     result "error no go"
 }
 $mr write 0 $pattern
@@ -177,10 +192,12 @@ switch -- $op {
 	check [completion $cq write] "write with imm"
 	result "ok"
     }
-    write - read - atomic {
-	if {$op eq "write"} {
+    mw - write - read - atomic {
+	if {$op in {write mw}} {
+	    # Through the window: its rkey, and the buffer's address.
+	    set key [expr {$op eq "mw" ? $wkey : $rkey}]
 	    $qp post_send [list opcode rdma_write send_flags signaled \
-		sg_list $sge remote_addr [expr {$raddr + 1024}] rkey $rkey]
+		sg_list $sge remote_addr [expr {$raddr + 1024}] rkey $key]
 	    check [completion $cq write] write rdma_write
 	} elseif {$op eq "read"} {
 	    $qp post_send [list opcode rdma_read send_flags signaled \
