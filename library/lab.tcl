@@ -35,7 +35,8 @@ namespace eval ::verbs::lab {
     if {[::info exists ::env(VERBS_LAB_HOSTS)]} {
 	set hosts $::env(VERBS_LAB_HOSTS)
     }
-    # Started processes: handle -> dict host step id pid out status.
+    # Started processes: handle -> dict host step id pid out (all output)
+    # pending (what waits have not consumed yet) status (once ended).
     variable procs
     array set procs {}
     variable counter 0
@@ -152,7 +153,7 @@ proc ::verbs::lab::Spawn {host step command} {
 	Fail SPAWN $host $step "cannot start ssh: $msg"
     }
     set procs($h) [dict create host $host step $step id $id pid $pid \
-	out {} status {}]
+	out {} pending {} status {}]
     return $h
 }
 
@@ -276,7 +277,6 @@ proc ::verbs::lab::start {host command args} {
 	-step [lindex [split [string trim $command]] 0]] $args]
     set step [dict get $o -step]
     set h [Spawn $host $step $command]
-    dict set ::verbs::lab::procs($h) pending {}
     set pattern [dict get $o -wait]
     if {$pattern ne ""} {
 	switch -- [Read $h $pattern [dict get $o -timeout]] {
@@ -432,7 +432,7 @@ proc ::verbs::lab::cleanup {} {
 #	Results: SCRIPT's (its error passes through).
 
 proc ::verbs::lab::session {script} {
-    set code [catch {uplevel 1 $script} result opts]
+    catch {uplevel 1 $script} result opts
     cleanup
     dict incr opts -level
     return -options $opts $result
@@ -450,13 +450,17 @@ proc ::verbs::lab::run {host command args} {
     set o [Options [dict create -timeout [dict get $config -timeout] \
 	-step [lindex [split [string trim $command]] 0] -status {}] $args]
     set h [Spawn $host [dict get $o -step] $command]
-    dict set ::verbs::lab::procs($h) pending {}
-    set w [list -timeout [dict get $o -timeout]]
-    if {[dict get $o -status] ne ""} {
-	upvar 1 [dict get $o -status] status
-	lappend w -status status
-    }
-    return [wait $h {*}$w]
+    # (wait, in the caller's place: its -status names a variable there.)
+    tailcall wait $h -timeout [dict get $o -timeout] \
+	-status [dict get $o -status]
+}
+
+# verbs::lab::Quote WORD --
+#
+#	Results: WORD as one word of the host's shell, single-quoted.
+
+proc ::verbs::lab::Quote {word} {
+    return '[string map {' '\\''} $word]'
 }
 
 # verbs::lab::TclCommand SCRIPT ARGS --
@@ -472,10 +476,7 @@ proc ::verbs::lab::run {host command args} {
 #	shell's exit on the hang-up gives tclsh its SIGHUP.
 
 proc ::verbs::lab::TclCommand {script arglist} {
-    set words {}
-    foreach a $arglist {
-	lappend words '[string map {' '\\''} $a]'
-    }
+    set words [lmap a $arglist {Quote $a}]
     set end VERBS_LAB_[clock microseconds]
     return [join [list \
 	{f=$(mktemp /tmp/verbs-lab.XXXXXX) || exit 125} \
@@ -501,12 +502,8 @@ proc ::verbs::lab::tcl {host script args} {
 	return [start $host $cmd -wait [dict get $o -start] \
 	    -timeout [dict get $o -timeout] -step [dict get $o -step]]
     }
-    set w [list -timeout [dict get $o -timeout] -step [dict get $o -step]]
-    if {[dict get $o -status] ne ""} {
-	upvar 1 [dict get $o -status] status
-	lappend w -status status
-    }
-    return [run $host $cmd {*}$w]
+    tailcall run $host $cmd -timeout [dict get $o -timeout] \
+	-step [dict get $o -step] -status [dict get $o -status]
 }
 
 # verbs::lab::put HOST LOCAL REMOTE ?-timeout SECONDS? --
@@ -517,9 +514,8 @@ proc ::verbs::lab::tcl {host script args} {
 proc ::verbs::lab::put {host local remote args} {
     variable config
     set o [Options [dict create -timeout [dict get $config -timeout]] $args]
-    set q '[string map {' '\\''} $remote]'
     if {[catch {exec timeout [dict get $o -timeout] {*}[Ssh $host] \
-	    "cat >$q" <$local 2>@1} msg opts]} {
+	    "cat >[Quote $remote]" <$local 2>@1} msg opts]} {
 	set code [dict get $opts -errorcode]
 	if {[lindex $code 0] eq "CHILDSTATUS" && [lindex $code 2] == 124} {
 	    Fail TIMEOUT $host put "cannot copy $local to $remote in\
@@ -542,7 +538,8 @@ proc ::verbs::lab::install {host package args} {
     set o [Options [dict create -timeout [dict get $config -timeout]] $args]
     set remote /tmp/[file tail $package]
     put $host $package $remote -timeout [dict get $o -timeout]
-    return [run $host "dpkg -i '$remote' && rm -f '$remote'" -step "dpkg -i" \
+    set q [Quote $remote]
+    return [run $host "dpkg -i $q && rm -f $q" -step "dpkg -i" \
 	-timeout [dict get $o -timeout]]
 }
 
@@ -553,8 +550,9 @@ proc ::verbs::lab::install {host package args} {
 #	package's version, or "" when it does not load, error then saying
 #	why), library (the file of the verbs library it loaded), rdma_core (the
 #	version in the file name of the libibverbs it loaded, or "") and
-#	devices: for each RDMA device, a dict of port, gid_index and address
-#	(of its first RoCE v2 GID that holds an IPv4 address).
+#	devices: for each RDMA device, a dict of port (1), gid_index (port
+#	1's, as verbs::gid_index chooses it) and address (the IPv4 address
+#	in that GID, or "").
 
 proc ::verbs::lab::info {host args} {
     variable config
@@ -574,26 +572,15 @@ proc ::verbs::lab::info {host args} {
 	    }
 	    close $f
 	    foreach dev [verbs::devices] {
-		set d [dict create port 1 gid_index {} address {}]
-		set sys /sys/class/infiniband/$dev/ports/1
-		foreach g [lsort -dictionary [glob -nocomplain -tails \
-			-directory $sys/gids *]] {
-		    if {[catch {
-			set fg [open $sys/gids/$g]; set gid [string trim [read $fg]]
-			close $fg
-			set ft [open $sys/gid_attrs/types/$g]
-			set type [string trim [read $ft]]; close $ft
-		    }]} continue
-		    if {$type eq "RoCE v2" &&
-			[regexp {^0000:0000:0000:0000:0000:ffff:(..)(..):(..)(..)$} \
-			    $gid -> a b c e]} {
-			dict set d gid_index $g
-			dict set d address [join [lmap x [list $a $b $c $e] \
-			    {scan $x %x}] .]
-			break
-		    }
+		set ctx [verbs::context open $dev]
+		set g [verbs::gid_index $ctx 1]
+		set a {}
+		if {[regexp {^0000:0000:0000:0000:0000:ffff:(..)(..):(..)(..)$} \
+			[$ctx query gid 1 $g] -> a1 a2 a3 a4]} {
+		    set a [join [lmap x [list $a1 $a2 $a3 $a4] {scan $x %x}] .]
 		}
-		dict set r devices $dev $d
+		$ctx close
+		dict set r devices $dev [dict create port 1 gid_index $g address $a]
 	    }
 	}
 	puts "lab-info: $r"
