@@ -135,8 +135,17 @@ run_suite() {
     line="$label: $p passed, $f failed, $s skipped"
     [ "$s" -gt 0 ] && [ -n "$note" ] && line="$line ($note)"
     line="$line$(bootsNote "$boots")"
-    rm -f "$log.last"
     summary+=("$line")
+    # Each failed test by name, so that a summary alone (a CI log's tail)
+    # says which; and each test file that ended in an error.
+    while IFS= read -r line; do
+	summary+=("$lane  failed: $line")
+    done < <(grep -a -e '^==== [^ ]* .* FAILED$' "$log.last" |
+	     sed 's/^==== //; s/ FAILED$//')
+    while IFS= read -r line; do
+	summary+=("$lane  test file error: $line")
+    done < <(grep -a '^Test file error' "$log.last")
+    rm -f "$log.last"
     mv -f "$log" "$logdir/$name.log"
 }
 
