@@ -12,10 +12,13 @@
 #   LABDIR  the lab's directory on the host: authorized_keys (the
 #           controller's public key) and sshd/ (OpenSSH's server,
 #           unpacked by lab.sh from Debian's package)
-#   STACK   stock or next: with next, the sessions get rdma-core 65's
-#           tools and libraries first on PATH and LD_LIBRARY_PATH, and
-#           tclsh is the next lane's Tcl 9.1 (VERBS_LAB_NEXT_PREFIX and
-#           VERBS_LAB_NEXT_TCLSH)
+#   STACK   stock, next or custom: with next, the sessions get rdma-core
+#           65's tools and libraries first on PATH and LD_LIBRARY_PATH,
+#           and tclsh is the next lane's Tcl 9.1 (VERBS_LAB_NEXT_PREFIX
+#           and VERBS_LAB_NEXT_TCLSH); with custom, the user's rdma-core
+#           (VERBS_LAB_CUSTOM_PREFIX, if any) the same way, and a
+#           TCLLIBPATH of the extension's build against it
+#           (VERBS_LAB_CUSTOM_EXT), package or not
 #
 # The sessions also get VERBS_LAB_HOST, VERBS_LAB_STACK, VERBS_LAB_SRC
 # (the source tree, where the examples are) and with VERBS_LAB_BUILD set
@@ -53,10 +56,17 @@ if [ "$stack" = next ]; then
     ln -sf "$VERBS_LAB_NEXT_TCLSH" /usr/local/bin/tclsh
 fi
 
-# Without the package installed (lab.sh -b), verbs comes from the build
-# tree of the host's stack.
+if [ "$stack" = custom ] && [ -n "${VERBS_LAB_CUSTOM_PREFIX:-}" ]; then
+    path=$VERBS_LAB_CUSTOM_PREFIX/bin:$path
+    ldpath=$VERBS_LAB_CUSTOM_PREFIX/lib
+fi
+
+# Without the package installed (lab.sh -b, or a stack of the user's),
+# verbs comes from the build tree of the host's stack.
 tcllibpath=
-if [ -n "${VERBS_LAB_BUILD:-}" ]; then
+if [ "$stack" = custom ]; then
+    tcllibpath=$VERBS_LAB_CUSTOM_EXT
+elif [ -n "${VERBS_LAB_BUILD:-}" ]; then
     tcllibpath=$VERBS_LAB_SRC
     [ "$stack" = next ] && tcllibpath=$VERBS_LAB_SRC/build/next-ext
 fi

@@ -16,7 +16,14 @@
 #   -s STACKS   each host's stack, in turn, comma separated (default
 #               stock,next): stock is Debian 12's (kernel 6.1,
 #               rdma-core 44, Tcl 8.6), next the next lane's (forky's
-#               kernel 7.2, rdma-core 65, Tcl 9.1; tests/next.sh build)
+#               kernel 7.2, rdma-core 65, Tcl 9.1; tests/next.sh build),
+#               and KERNEL:RDMA one of the user's own (tests/lab/stack.sh:
+#               KERNEL a directory with boot/vmlinuz-VERSION and
+#               lib/modules/VERSION, RDMA an rdma-core install prefix or
+#               source tree, either empty for Debian 12's; Tcl 8.6).
+#               Such a host runs the extension's build against that
+#               rdma-core (TCLLIBPATH), never a package; its
+#               VERBS_LAB_STACK is "custom"
 #   -b          the hosts use the build tree of their stack (TCLLIBPATH),
 #               not the package.  Without -b, the hosts get the package
 #               of their stack: VERBS_LAB_PACKAGES ("STACK=FILE.deb
@@ -61,7 +68,7 @@ case $life in ''|*[!0-9]*) die "-t: a number of seconds, not '$life'" ;; esac
 IFS=, read -r -a stack_list <<<"$stacks"
 [ ${#stack_list[@]} -gt 0 ] || usage
 for s in "${stack_list[@]}"; do
-    case $s in stock|next) ;; *) die "-s: a stack is stock or next, not '$s'" ;; esac
+    case $s in stock|next|*:*) ;; *) die "-s: a stack is stock, next or KERNEL:RDMA, not '$s'" ;; esac
 done
 [ $# -gt 0 ] || set -- tclsh "$src/tests/lab/run.tcl"
 
@@ -70,6 +77,18 @@ export VERBS_LAB_SRC=$src
 mkdir -p "$cache" "$dir" || die "cannot create $dir"
 dir=$(cd "$dir" && pwd)
 case $dir in *[[:space:]]*) die "the lab's directory must not contain blanks" ;; esac
+
+# The user's own stacks (KERNEL:RDMA), first: a bad one is refused
+# before anything is fetched or booted.  custom[SPEC] is stack.sh's three
+# lines: the kernel's cache, the rdma-core prefix, the extension's build.
+declare -A custom
+for s in "${stack_list[@]}"; do
+    case $s in *:*) ;; *) continue ;; esac
+    [ -n "${custom[$s]:-}" ] && continue
+    out=$("$src/tests/lab/stack.sh" "${s%%:*}" "${s#*:}") ||
+	die "cannot make the stack '$s' ready"
+    custom[$s]=$(tail -n 3 <<<"$out")
+done
 
 # OpenSSH's server and libwrap from Debian 12's packages, unpacked once.
 sshd_root=$cache/sshd/root
@@ -110,6 +129,7 @@ done
 if [ -z "${VERBS_LAB_BUILD:-}" ] && [ -z "${VERBS_LAB_PACKAGES:-}" ]; then
     packages=
     for s in $(printf '%s\n' "${stack_list[@]}" | sort -u); do
+	case $s in *:*) continue ;; esac
 	flavour=default
 	[ "$s" = next ] && flavour=next
 	f=$("$src/tests/deb.sh" "$flavour" | tail -n 1) && [ -f "$f" ] ||
@@ -178,14 +198,23 @@ for i in $(seq 1 "$n"); do
     net="$net -device virtio-net-pci,netdev=u"
     net="$net -netdev socket,id=w,mcast=$group:$wire,localaddr=127.0.0.1"
     net="$net -device virtio-net-pci,netdev=w,mac=52:54:00:00:18:$((10 + i))"
-    kernel=stable
+    kernel=stable kcache=${VERBS_VM_NEXT_CACHE:-$src/build/vm-next}
     [ "$stack" = next ] && kernel=next
-    (VERBS_VM_CACHE=${VERBS_VM_CACHE:-$src/build/vm} VERBS_VM_KERNEL=$kernel VERBS_VM_SMP=1 VERBS_VM_MEM=1024 \
+    label=$stack custom_prefix= custom_ext=
+    case $stack in
+    *:*)
+	{ read -r kc; read -r custom_prefix; read -r custom_ext; } <<<"${custom[$stack]}"
+	[ -n "$kc" ] && kernel=next kcache=$kc
+	label=custom ;;
+    esac
+    (VERBS_VM_CACHE=${VERBS_VM_CACHE:-$src/build/vm} VERBS_VM_KERNEL=$kernel \
+	VERBS_VM_NEXT_CACHE=$kcache VERBS_VM_SMP=1 VERBS_VM_MEM=1024 \
 	VERBS_VM_LAB="$addr/24 $name" VERBS_VM_NET=$net \
+	VERBS_LAB_CUSTOM_PREFIX=$custom_prefix VERBS_LAB_CUSTOM_EXT=$custom_ext \
 	exec "$src/tests/vm/run.sh" -t "$life" -- \
-	sh "$src/tests/lab/host.sh" "$dir" "$stack") >"$dir/$name.log" 2>&1 &
+	sh "$src/tests/lab/host.sh" "$dir" "$label") >"$dir/$name.log" 2>&1 &
     pids+=($!) names+=("$name")
-    echo "$name $stack $addr $port" >>"$dir/hosts"
+    echo "$name $label $addr $port" >>"$dir/hosts"
     cat >>"$dir/ssh_config" <<EOF
 Host $name
     HostName 127.0.0.1
