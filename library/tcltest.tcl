@@ -16,7 +16,8 @@ package require verbs
 
 namespace eval ::verbs::tcltest {
     namespace export init capable constraint knownOn errorOf gidIndex \
-	address closeAll leaks checkLeaks test pair cmPair traffic pollOne
+	address closeAll leaks checkLeaks test pair cmPair traffic pollOne \
+	far remote
 
     # The device under test, the second one (or ""), the port, and their
     # IPv4 addresses for rdma_cm (or ""): set by init.
@@ -29,6 +30,13 @@ namespace eval ::verbs::tcltest {
     # and the kernel's resources of this process, as rdma(8) shows them).
     variable leakcheck none
     variable resourceBase {}
+    # The far sides of two-host fixtures: host -> verbs::lab handle of
+    # its process; host -> string map from this side's proxy commands to
+    # the far side's objects.
+    variable far
+    array set far {}
+    variable proxies
+    array set proxies {}
 
     # The capability constraints init sets from the device's
     # ibv_query_device_ex: name and expression over $x (the dict).
@@ -242,11 +250,18 @@ proc ::verbs::tcltest::gidIndex {ctx} {
 #	Closes every live object (contexts first take their trees along).
 
 proc ::verbs::tcltest::closeAll {} {
+    variable far
     foreach o [verbs::objects context] {
 	$o close
     }
     foreach o [verbs::objects] {
 	catch {$o close}
+    }
+    # The far sides' objects too (their processes stay, for the next
+    # test), and this side's proxies of them.
+    foreach host [array names far] {
+	catch {remote $host [namespace current]::closeAll}
+	ForgetProxies $host
     }
 }
 
@@ -259,7 +274,17 @@ proc ::verbs::tcltest::closeAll {} {
 proc ::verbs::tcltest::leaks {} {
     variable leakcheck
     variable resourceBase
+    variable far
     set left [verbs::objects]
+    foreach host [lsort [array names far]] {
+	if {[catch {remote $host {verbs::objects}} objs]} {
+	    lappend left "$host: $objs"
+	    continue
+	}
+	foreach o $objs {
+	    lappend left $host:$o
+	}
+    }
     if {$leakcheck eq "resources"} {
 	set now [Resources]
 	foreach {kind n} $now {
@@ -341,7 +366,7 @@ proc ::verbs::tcltest::test {name description args} {
 }
 
 # verbs::tcltest::pair TYPE ?-cq CMD? ?-cap DICT? ?-length N?
-#		?-access FLAGS? ?-device2 bool?
+#		?-access FLAGS? ?-device2 bool? ?-host HOST? ?-host_device DEV?
 #
 #	The two sides of rdma-core's traffic tests (tests/base.py's
 #	create_players): a client and a server, each with a context of its
@@ -354,37 +379,47 @@ proc ::verbs::tcltest::test {name description args} {
 #	returns a dict with cq (and whatever else it made); by default a CQ
 #	of 1024 entries.  Returns {CLIENT SERVER}, dicts of ctx pd cq mr qp
 #	grh (the GRH's size, 0 or 40) and -cq's keys.
+#
+#	With -host, the server is on another host of a lab (verbs::lab's
+#	host HOST, on its device -host_device, by default its first): made
+#	there by the far side's process (see far), and its dict's objects
+#	are this side's proxy commands of them (see remote), so that a test
+#	and traffic use the pair as they use one of two devices; the dict
+#	also has host.  -cq then names a command of the far side.
 
 proc ::verbs::tcltest::pair {type args} {
     variable device
     variable device2
     set o [verbs::Options [dict create -cq [namespace current]::DefaultCq \
 	-cap {max_send_wr 1 max_recv_wr 1000} -length 1024 \
-	-access local_write -device2 0] $args]
+	-access local_write -device2 0 -host {} -host_device {}] $args]
     if {$type ni {rc ud}} {
 	return -code error -errorcode [list VERBS ARG type $type] \
 	    "bad type \"$type\": must be rc or ud"
     }
-    set sides {}
-    foreach dev [list $device [expr {[dict get $o -device2] ? $device2
-	    : $device}]] {
-	set ctx [verbs::context open $dev]
-	set s [dict merge [dict create ctx $ctx] [{*}[dict get $o -cq] $ctx]]
-	set pd [verbs::pd create $ctx]
-	set grh [expr {$type eq "ud" ? 40 : 0}]
-	dict set s pd $pd
-	dict set s grh $grh
-	dict set s mr [verbs::mr create $pd -access [dict get $o -access] \
-	    -length [expr {[dict get $o -length] + $grh}]]
-	dict set s qp [verbs::qp create $pd -send_cq [dict get $s cq] \
-	    -type $type -cap [dict get $o -cap]]
-	lappend sides $s
+    set host [dict get $o -host]
+    set c [Side $type $device $o]
+    if {$host eq ""} {
+	set s [Side $type [expr {[dict get $o -device2] ? $device2
+	    : $device}] $o]
+    } else {
+	set dev [dict get $o -host_device]
+	if {$dev eq ""} {
+	    set dev [remote $host {lindex [verbs::devices] 0}]
+	}
+	set s [Proxies $host [remote $host [list \
+	    [namespace current]::Side $type $dev $o]]]
+	dict set s host $host
     }
-    lassign $sides c s
+    set sides [list $c $s]
     if {$type eq "rc"} {
-	verbs::connect [dict get $c qp] [dict get $s qp] \
-	    -gid_index1 [gidIndex [dict get $c ctx]] \
-	    -gid_index2 [gidIndex [dict get $s ctx]]
+	set ends [lmap side $sides {
+	    Eval $side [list verbs::endpoint [Far $side qp] \
+		-gid_index [Eval $side [list [namespace current]::gidIndex \
+		[Far $side ctx]]]]
+	}]
+	Eval $c [list verbs::connect_qp [Far $c qp] {*}$ends]
+	Eval $s [list verbs::connect_qp [Far $s qp] {*}[lreverse $ends]]
     } else {
 	foreach side $sides {
 	    [dict get $side qp] to_init
@@ -395,11 +430,161 @@ proc ::verbs::tcltest::pair {type args} {
     return $sides
 }
 
+# verbs::tcltest::Side TYPE DEVICE OPTIONS --
+#	One side of a pair on DEVICE (pair's options): its dict.
+
+proc ::verbs::tcltest::Side {type dev o} {
+    set ctx [verbs::context open $dev]
+    set s [dict merge [dict create ctx $ctx] [{*}[dict get $o -cq] $ctx]]
+    set pd [verbs::pd create $ctx]
+    set grh [expr {$type eq "ud" ? 40 : 0}]
+    dict set s pd $pd
+    dict set s grh $grh
+    dict set s mr [verbs::mr create $pd -access [dict get $o -access] \
+	-length [expr {[dict get $o -length] + $grh}]]
+    dict set s qp [verbs::qp create $pd -send_cq [dict get $s cq] \
+	-type $type -cap [dict get $o -cap]]
+    return $s
+}
+
+# ---- Two hosts -------------------------------------------------------
+#
+# The far side of a two-host fixture is a tclsh on a lab host, started
+# through verbs::lab (whose hosts, ssh configuration and timeouts it
+# uses) with the far script below: it loads verbs and this package and
+# evaluates the scripts it is sent, one at a time, each sent as base64
+# lines of at most 512 characters (a terminal's input line is short)
+# and answered by one line.  This side reaches the far side's objects
+# through proxy commands: a proxy's arguments have any proxy's name
+# replaced by the far object's, and it evaluates the call there.
+
+namespace eval ::verbs::tcltest {
+    variable farScript {
+	package require verbs
+	package require verbs::tcltest
+	fconfigure stdout -buffering line
+	set part {}
+	puts "far ready"
+	while {[gets stdin line] >= 0} {
+	    set line [string trim $line]
+	    if {[regexp {^part (\S+)$} $line -> b]} {
+		append part $b
+		continue
+	    }
+	    if {$line ne "eval"} {
+		continue
+	    }
+	    set script [encoding convertfrom utf-8 [binary decode base64 $part]]
+	    set part {}
+	    set code [catch {uplevel #0 $script} r opts]
+	    set ec [expr {$code == 1 ? [dict get $opts -errorcode] : {}}]
+	    puts "reply [expr {$code == 1 ? "error" : "ok"}]\
+		[binary encode base64 -maxlen 0 [encoding convertto utf-8 $r]]\
+		[binary encode base64 -maxlen 0 [encoding convertto utf-8 $ec]]"
+	}
+    }
+}
+
+# verbs::tcltest::far HOST --
+#	The far side's process on HOST (a verbs::lab handle): started at
+#	the first use, kept for the next tests (closeAll closes its
+#	objects, not it).
+
+proc ::verbs::tcltest::far {host} {
+    variable far
+    variable farScript
+    if {[info exists far($host)]} {
+	return $far($host)
+    }
+    package require verbs::lab
+    set h [verbs::lab tcl $host $farScript -start {} \
+	-step "verbs::tcltest far side"]
+    verbs::lab expect $h {^far (ready)$} -timeout 60
+    set far($host) $h
+}
+
+# verbs::tcltest::remote HOST SCRIPT --
+#	Evaluates SCRIPT in the far side's interpreter on HOST (at global
+#	level) and returns its result; its error is an error here, with
+#	the far side's message and errorCode.
+
+proc ::verbs::tcltest::remote {host script} {
+    set h [far $host]
+    set b64 [binary encode base64 -maxlen 0 [encoding convertto utf-8 $script]]
+    for {set i 0} {$i < [string length $b64]} {incr i 512} {
+	verbs::lab send $h "part [string range $b64 $i [expr {$i + 511}]]\n"
+    }
+    verbs::lab send $h "eval\n"
+    set line [verbs::lab expect $h {^reply ((?:ok|error) \S* \S*)$}]
+    lassign $line code r ec
+    set r [encoding convertfrom utf-8 [binary decode base64 $r]]
+    if {$code eq "error"} {
+	return -code error -errorcode \
+	    [encoding convertfrom utf-8 [binary decode base64 $ec]] $r
+    }
+    return $r
+}
+
+# verbs::tcltest::Proxies HOST SIDE --
+#	SIDE, a far side's dict, with each value that names a command there
+#	replaced by a proxy of it here.
+
+proc ::verbs::tcltest::Proxies {host side} {
+    variable proxies
+    set cmds [remote $host [list lmap v [dict values $side] {
+	expr {[llength [info commands $v]] == 1 ? $v : [continue]}
+    }]]
+    dict for {k v} $side {
+	if {$v ni $cmds} {
+	    continue
+	}
+	set proxy [namespace current]::proxy::${host}::[namespace tail $v]
+	namespace eval [namespace qualifiers $proxy] {}
+	proc $proxy args [list [namespace current]::Relay $host $v]
+	lappend proxies($host) $proxy $v
+	dict set side $k $proxy
+    }
+    return $side
+}
+
+# Relay HOST OBJECT: a proxy's body, which calls OBJECT on HOST with the
+# proxy's arguments (uplevel: they are the proxy's args).
+proc ::verbs::tcltest::Relay {host obj} {
+    variable proxies
+    upvar 1 args args
+    remote $host [list $obj {*}[string map $proxies($host) $args]]
+}
+
+proc ::verbs::tcltest::ForgetProxies {host} {
+    variable proxies
+    catch {namespace delete [namespace current]::proxy::$host}
+    set proxies($host) {}
+}
+
+# Far SIDE KEY: the name of SIDE's object KEY where it lives; Eval SIDE
+# SCRIPT: SCRIPT evaluated where SIDE lives.
+proc ::verbs::tcltest::Far {side key} {
+    variable proxies
+    set v [dict get $side $key]
+    if {[dict exists $side host]} {
+	set v [string map $proxies([dict get $side host]) $v]
+    }
+    return $v
+}
+
+proc ::verbs::tcltest::Eval {side script} {
+    if {[dict exists $side host]} {
+	return [remote [dict get $side host] $script]
+    }
+    uplevel #0 $script
+}
+
 proc ::verbs::tcltest::DefaultCq {ctx} {
     dict create cq [verbs::cq create $ctx -cqe 1024]
 }
 
-# verbs::tcltest::cmPair ?-port N? ?-private_data BYTES?
+# verbs::tcltest::cmPair ?-port N? ?-private_data BYTES? ?-host HOST?
+#		?-host_device DEV?
 #
 #	An rdma_cm RC connection from the device's address to the second
 #	device's (init's addresses; the rdmacm constraint): a listening id
@@ -407,32 +592,68 @@ proc ::verbs::tcltest::DefaultCq {ctx} {
 #	MR of 1024 bytes and an RC QP (max_send_wr 16, max_recv_wr 16) made
 #	on the id, connected and established.  Returns {CLIENT SERVER},
 #	dicts of channel id ctx pd cq mr qp (and the server's listen, its
-#	listening id).
+#	listening id).  With -host the server is on that lab host, at the
+#	address of its device -host_device (by default its first), as for
+#	pair: its dict's objects are proxies, and it has host.
 
 proc ::verbs::tcltest::cmPair {args} {
     variable addr
     variable addr2
-    set o [verbs::Options [dict create -port 7900 -private_data {}] $args]
+    set o [verbs::Options [dict create -port 7900 -private_data {} \
+	-host {} -host_device {}] $args]
     set p [dict get $o -port]
-    set sch [verbs::cm channel]
-    set lid [verbs::cm id $sch]
-    $lid bind $addr2 $p
-    $lid listen
+    set host [dict get $o -host]
+    if {$host eq ""} {
+	set l [CmListen $addr2 $p]
+    } else {
+	set l [remote $host [list [namespace current]::CmListen \
+	    [dict get $o -host_device] $p]]
+    }
     set cch [verbs::cm channel]
     set cid [verbs::cm id $cch]
-    $cid resolve_addr $addr2 $p -src $addr
+    $cid resolve_addr [dict get $l addr] $p -src $addr
     verbs::cm_expect $cch addr_resolved
     $cid resolve_route
     verbs::cm_expect $cch route_resolved
     set c [CmSide $cch $cid]
     $cid connect -private_data [dict get $o -private_data]
-    set sid [dict get [verbs::cm_expect $sch connect_request] id]
-    set s [CmSide $sch $sid]
+    # The server's accept, then each side reads its established event
+    # (the client's reading it sends the RTU the server waits for).
+    set accept [list [namespace current]::CmAccept [dict get $l channel] \
+	[dict get $l listen]]
+    set s [expr {$host eq "" ? [{*}$accept] : [remote $host $accept]}]
+    verbs::cm_expect $cch established
+    set established [list verbs::cm_expect [dict get $s channel] established]
+    if {$host eq ""} {
+	{*}$established
+    } else {
+	remote $host $established
+	set s [Proxies $host $s]
+	dict set s host $host
+    }
+    list $c $s
+}
+
+# CmListen ADDRESS PORT: a channel and an id listening on ADDRESS (on a
+# far side: empty for its first device's); a dict of channel listen addr.
+proc ::verbs::tcltest::CmListen {a p} {
+    if {$a eq "" || $a in [verbs::devices]} {
+	set a [address [expr {$a eq "" ? [lindex [verbs::devices] 0] : $a}]]
+    }
+    set ch [verbs::cm channel]
+    set lid [verbs::cm id $ch]
+    $lid bind $a $p
+    $lid listen
+    dict create channel $ch listen $lid addr $a
+}
+
+# CmAccept CHANNEL LISTEN: the connect request's server side, accepted.
+proc ::verbs::tcltest::CmAccept {ch lid} {
+    set sid [dict get [verbs::cm_expect $ch connect_request] id]
+    set s [CmSide $ch $sid]
     dict set s listen $lid
     $sid accept
-    verbs::cm_expect $cch established
-    verbs::cm_expect $sch established
-    list $c $s
+    return $s
 }
 
 proc ::verbs::tcltest::CmSide {channel id} {
@@ -465,13 +686,16 @@ proc ::verbs::tcltest::traffic {client server iters {poll {}}} {
 	set ctx [dict get [set $v] ctx]
 	set grh [dict get [set $v] grh]
 	if {$grh} {
+	    # The AH where the side lives.
 	    set pctx [dict get [set $peer] ctx]
-	    set gidx [gidIndex $pctx]
-	    dict set $v ah [verbs::ah create [dict get [set $v] pd] [list \
-		port_num $port is_global 1 \
+	    set gidx [Eval [set $peer] [list [namespace current]::gidIndex \
+		[Far [set $peer] ctx]]]
+	    dict set $v ah [Eval [set $v] [list verbs::ah create \
+		[Far [set $v] pd] [list port_num $port is_global 1 \
 		dlid [dict get [$pctx query port $port] lid] \
 		grh [list dgid [$pctx query gid $port $gidx] \
-		sgid_index [gidIndex $ctx] hop_limit 1]]]
+		sgid_index [Eval [set $v] [list [namespace current]::gidIndex \
+		[Far [set $v] ctx]]] hop_limit 1]]]]
 	}
 	set recv($v) [list sg_list [list [list [dict get [set $v] mr] 0 \
 	    [expr {1024 + $grh}]]]]

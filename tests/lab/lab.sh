@@ -31,6 +31,8 @@
 #               flavour for next hosts), which the controller's
 #               tests/lab/run.tcl installs on each host with dpkg -i
 #   -d DIR      the lab's directory (default build/lab/run): ssh_config,
+#               ssh_config.wire (the same hosts as one host reaches
+#               another over the lab's wire),
 #               known_hosts, hosts (name, stack, address, ssh port a
 #               line), each host's console log NAME.log
 #   -t SECONDS  how long the whole lab may live (default 1800)
@@ -186,6 +188,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
 : >"$dir/ssh_config"
+: >"$dir/ssh_config.wire"
 : >"$dir/known_hosts"
 : >"$dir/hosts"
 t0=$SECONDS
@@ -231,6 +234,26 @@ Host $name
     ControlPersist 300
     ConnectTimeout 30
     ServerAliveInterval 15
+    LogLevel ERROR
+
+EOF
+    # The same host from another host of the lab, over the wire (a
+    # suite on one host driving another: verbs::tcltest's two-host
+    # fixtures).  The hosts see this directory read-only.
+    cat >>"$dir/ssh_config.wire" <<EOF
+Host $name
+    HostName $addr
+    User root
+    IdentityFile $cache/key
+    IdentitiesOnly yes
+    UserKnownHostsFile $dir/known_hosts
+    StrictHostKeyChecking yes
+    HostKeyAlias $name
+    BatchMode yes
+    ControlMaster auto
+    ControlPath /run/lab/ssh-%n
+    ControlPersist 300
+    ConnectTimeout 30
     LogLevel ERROR
 
 EOF
