@@ -398,11 +398,13 @@ proc ::verbs::tcltest::pair {type args} {
 	    "bad type \"$type\": must be rc or ud"
     }
     set host [dict get $o -host]
-    set c [Side $type $device $o]
     if {$host eq ""} {
+	set c [Side $type $device $o]
 	set s [Side $type [expr {[dict get $o -device2] ? $device2
 	    : $device}] $o]
     } else {
+	# The far side first: a host that cannot be reached leaves
+	# nothing made here.
 	set dev [dict get $o -host_device]
 	if {$dev eq ""} {
 	    set dev [remote $host {lindex [verbs::devices] 0}]
@@ -410,6 +412,7 @@ proc ::verbs::tcltest::pair {type args} {
 	set s [Proxies $host [remote $host [list \
 	    [namespace current]::Side $type $dev $o]]]
 	dict set s host $host
+	set c [Side $type $device $o]
     }
     set sides [list $c $s]
     if {$type eq "rc"} {
