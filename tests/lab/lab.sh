@@ -154,6 +154,30 @@ free_port() {
 wire=$(free_port udp)
 group=239.255.$((RANDOM % 250 + 1)).$((RANDOM % 250 + 1))
 
+# ssh_host NAME ADDRESS PORT CONTROLPATH --
+#	The ssh_config entry of the host NAME reached at ADDRESS:PORT.
+ssh_host() {
+    cat <<EOF
+Host $1
+    HostName $2
+    Port $3
+    User root
+    IdentityFile $cache/key
+    IdentitiesOnly yes
+    UserKnownHostsFile $dir/known_hosts
+    StrictHostKeyChecking yes
+    HostKeyAlias $1
+    BatchMode yes
+    ControlMaster auto
+    ControlPath $4
+    ControlPersist 300
+    ConnectTimeout 30
+    ServerAliveInterval 15
+    LogLevel ERROR
+
+EOF
+}
+
 pids=() names=()
 cleanup() {
     local i
@@ -218,45 +242,11 @@ for i in $(seq 1 "$n"); do
 	sh "$src/tests/lab/host.sh" "$dir" "$label") >"$dir/$name.log" 2>&1 &
     pids+=($!) names+=("$name")
     echo "$name $label $addr $port" >>"$dir/hosts"
-    cat >>"$dir/ssh_config" <<EOF
-Host $name
-    HostName 127.0.0.1
-    Port $port
-    User root
-    IdentityFile $cache/key
-    IdentitiesOnly yes
-    UserKnownHostsFile $dir/known_hosts
-    StrictHostKeyChecking yes
-    HostKeyAlias $name
-    BatchMode yes
-    ControlMaster auto
-    ControlPath $dir/ssh-%n
-    ControlPersist 300
-    ConnectTimeout 30
-    ServerAliveInterval 15
-    LogLevel ERROR
-
-EOF
+    ssh_host "$name" 127.0.0.1 "$port" "$dir/ssh-%n" >>"$dir/ssh_config"
     # The same host from another host of the lab, over the wire (a
     # suite on one host driving another: verbs::tcltest's two-host
     # fixtures).  The hosts see this directory read-only.
-    cat >>"$dir/ssh_config.wire" <<EOF
-Host $name
-    HostName $addr
-    User root
-    IdentityFile $cache/key
-    IdentitiesOnly yes
-    UserKnownHostsFile $dir/known_hosts
-    StrictHostKeyChecking yes
-    HostKeyAlias $name
-    BatchMode yes
-    ControlMaster auto
-    ControlPath /run/lab/ssh-%n
-    ControlPersist 300
-    ConnectTimeout 30
-    LogLevel ERROR
-
-EOF
+    ssh_host "$name" "$addr" 22 /run/lab/ssh-%n >>"$dir/ssh_config.wire"
 done
 
 # Wait until every host's sshd listens, and learn its host key.
