@@ -13,11 +13,12 @@
 #	    the server RDMA WRITEs what it read into the sink (up to and
 #	    with the first zero byte), and SENDs a "go ahead";
 #
-#	and last the client disconnects.  The queue pair, the connection's
-#	parameters (one READ in flight each way, retry and RNR retry 7),
-#	the buffers and their access flags are the C program's.
+#	and last the client disconnects.  The queue pair, the client's
+#	connection parameters (one READ in flight each way, retry and RNR
+#	retry 7; the server accepts with the same), the buffers and their
+#	access flags are the C program's.
 #
-#	Options (those of rping, but -P and -q, and -t):
+#	Options: rping's, except -P and -q, and -t:
 #	    -s            the server
 #	    -c            the client
 #	    -a ADDRESS    the server's address: the one to listen on, or to
@@ -27,8 +28,8 @@
 #	    -p PORT       the port (7174)
 #	    -C COUNT      pings before the client disconnects (0, the
 #	                  default: without end)
-#	    -S SIZE       the size of the buffers (64; 26 to 65536); client
-#	                  and server must agree
+#	    -S SIZE       the size of the buffers (64; 26 to 65535, as
+#	                  rping takes); client and server must agree
 #	    -v            print each ping's data: the client "ping data:
 #	                  TEXT", the server "server ping data: TEXT"
 #	    -V            the client checks that the data came back whole
@@ -37,9 +38,13 @@
 #	                  server waits for a connection, and for the next
 #	                  ping, without limit, as rping does
 #
+#	Numbers are decimal, as rping reads them.
+#
 #	Exit status 0 when the client has made its pings and disconnected
 #	(the server: when the client disconnected between two pings); 1
-#	with a message on stderr otherwise.
+#	with a message on stderr otherwise.  That is stricter than rping,
+#	whose sides also end with 0 when the other goes away in the middle
+#	of a ping, and which prints its usage on stdout with status 22.
 #
 #	The script is executable: "#!/usr/bin/env tclsh" runs the tclsh on
 #	PATH, which finds verbs where it is installed, or in a build tree
@@ -53,10 +58,11 @@ package require verbs
 
 namespace eval ::rping {
     # The address message's size, and rping's limits of -S: the longest
-    # "rdma-ping-N: " with room for its zero byte, and 64 KiB.
+    # "rdma-ping-N: " with room for its zero byte, and 64 KiB less one
+    # (rping refuses its own RPING_BUFSIZE).
     variable INFOLEN 16
     variable MINSIZE 26
-    variable MAXSIZE 65536
+    variable MAXSIZE 65535
     # rping's queue sizes.
     variable SQDEPTH 16
 
@@ -87,6 +93,17 @@ proc ::rping::badUsage {msg} {
     puts stderr "[file tail $::argv0]: $msg"
     usage
     exit 1
+}
+
+# rping::decimal VALUE --
+#	VALUE as a decimal number (atoi's reading, not Tcl's: no octal or
+#	hexadecimal), or "" when it is not one.
+
+proc ::rping::decimal {value} {
+    if {![regexp {^-?[0-9]+$} $value]} {
+	return ""
+    }
+    scan $value %d
 }
 
 # rping::parseArgs ARGV --
@@ -132,35 +149,34 @@ proc ::rping::parseArgs {argv} {
 	    }
 	    set value [lindex $argv $k]
 	}
+	set n [decimal $value]
 	switch -- $letter {
 	    a {dict set opt addr $value}
 	    I {dict set opt src $value}
 	    p {
-		if {![string is integer -strict $value]
-			|| $value < 0 || $value > 65535} {
+		if {$n eq "" || $n < 0 || $n > 65535} {
 		    badUsage "bad port \"$value\""
 		}
-		dict set opt port [expr {$value}]
+		dict set opt port $n
 	    }
 	    C {
-		if {![string is integer -strict $value] || $value < 0} {
+		if {$n eq "" || $n < 0} {
 		    badUsage "Invalid count $value"
 		}
-		dict set opt count [expr {$value}]
+		dict set opt count $n
 	    }
 	    S {
-		if {![string is integer -strict $value]
-			|| $value < $MINSIZE || $value > $MAXSIZE} {
+		if {$n eq "" || $n < $MINSIZE || $n > $MAXSIZE} {
 		    badUsage "Invalid size $value (valid range is $MINSIZE\
 			    to $MAXSIZE)"
 		}
-		dict set opt size [expr {$value}]
+		dict set opt size $n
 	    }
 	    t {
-		if {![string is integer -strict $value] || $value < 1} {
+		if {$n eq "" || $n < 1} {
 		    badUsage "bad timeout \"$value\""
 		}
-		dict set opt timeout [expr {$value}]
+		dict set opt timeout $n
 	    }
 	}
     }
@@ -283,7 +299,8 @@ proc ::rping::advertise {mr} {
 # rping::await OPCODE WHAT ?TIMEOUT? --
 #	Reads completions until the one of OPCODE (recv, rdma_read or
 #	rdma_write) arrives, skipping those of the sends, and returns it; a
-#	receive is posted again at once.  "flushed" when a work request
+#	receive's 16 bytes are taken (as the completion's "data") before
+#	the receive is posted again.  "flushed" when a work request
 #	was flushed: the peer disconnected ($cq wait reads the rdma_cm
 #	channel while it waits).  Any other failed completion, or none in
 #	time, is an error saying WHAT was waited for.
@@ -318,6 +335,7 @@ proc ::rping::await {opcode what {timeout {}}} {
 		return -code error "$what: Received bogus data, size\
 			[dict get $wc byte_len]"
 	    }
+	    dict set wc data [[dict get $o recv] read 0 $INFOLEN]
 	    postRecv
 	}
 	if {$got ne $opcode} {
@@ -377,16 +395,16 @@ proc ::rping::server {} {
 
     set qp [dict get $o qp]
     set rdma [dict get $o rdma]
-    set recv [dict get $o recv]
     set send [dict get $o send]
     for {set ping 0} 1 {incr ping} {
 	# The client's source buffer, or its disconnect.
-	if {[await recv "waiting for ping $ping" -1] eq "flushed"} {
+	set wc [await recv "waiting for ping $ping" -1]
+	if {$wc eq "flushed"} {
 	    expect disconnected "the client's disconnect"
 	    debug "server DISCONNECT EVENT..."
 	    break
 	}
-	binary scan [$recv read 0 $INFOLEN] WuIuIu raddr rkey rlen
+	binary scan [dict get $wc data] WuIuIu raddr rkey rlen
 	debug "Received rkey [format %x $rkey] addr [format %llx $raddr]\
 		len $rlen from peer"
 	if {$rlen > $size} {
@@ -410,10 +428,11 @@ proc ::rping::server {} {
 	debug "server posted go ahead"
 
 	# The client's sink buffer.
-	if {[await recv "the sink of ping $ping"] eq "flushed"} {
+	set wc [await recv "the sink of ping $ping"]
+	if {$wc eq "flushed"} {
 	    return -code error "ping $ping: the client disconnected"
 	}
-	binary scan [$recv read 0 $INFOLEN] WuIuIu raddr rkey rlen
+	binary scan [dict get $wc data] WuIuIu raddr rkey rlen
 	set len [expr {min([string length $text] + 1, $rlen)}]
 	post [list opcode rdma_write sg_list [list [list $rdma 0 $len]] \
 		remote_addr $raddr rkey $rkey] "post of the RDMA WRITE"
