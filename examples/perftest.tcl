@@ -13,21 +13,28 @@
 #	It speaks the exchange of perftest 4.5 and later (this script says
 #	it is version 6.06, the one it follows, of Debian 12's perftest
 #	4.5-0.17), with GIDs (RoCE), one queue pair, over TCP (not -R).
+#	A newer perftest speaks the older exchange with it: from version
+#	6.28 on perftest sends more (its parameters and device attributes)
+#	to a peer that says it is 6.28 or later, so VERSION must not be
+#	raised without that part of the exchange.
 #
 #	Options (those of ib_write_bw with the same meaning):
 #	    -d DEVICE     the device (the first one)
 #	    -i PORT       its port (1)
 #	    -x INDEX      the GID index (the package's choice of a RoCE v2
 #	                  GID with an IPv4 address, verbs::gid_index)
-#	    -n COUNT      messages (5000)
+#	    -n COUNT      messages (write 5000, read 1000; at least 5)
 #	    -s SIZE       their size (65536)
 #	    -p PORT       the TCP port (18515)
 #	    -t DEPTH      messages in flight (128)
 #	    -c RC|UC      the transport (RC; READ needs RC)
 #	    -F            accepted and ignored (perftest's CPU frequency
 #	                  warning)
-#	    -T MS         how long the burst may go without a completion,
-#	                  and the TCP exchange without an answer (15000)
+#	    --timeout MS  how long the burst may go without a completion,
+#	                  and the TCP exchange without an answer (15000;
+#	                  not perftest's, whose -T is the type of service)
+#
+#	Numbers are decimal.
 #
 #	Exit status 0 on success; 1 with a message on stderr otherwise.
 #
@@ -48,7 +55,7 @@ namespace eval ::pt {
     variable CYCLE_BUFFER 4096
     variable CACHE_LINE 64
 
-    variable opt [dict create verb {} dev {} ibport 1 gidx {} count 5000 \
+    variable opt [dict create verb {} dev {} ibport 1 gidx {} count {} \
 	    size 65536 port 18515 depth 128 type rc timeout 15000 server {}]
     variable sock {}
 }
@@ -59,13 +66,13 @@ proc ::pt::usage {{chan stderr}} {
 	-d device	the device (default the first)
 	-i port		its port (default 1)
 	-x index	GID index (default a RoCE v2 GID with an IPv4 address)
-	-n count	messages (default 5000)
+	-n count	messages (default write 5000, read 1000)
 	-s size		message size (default 65536)
 	-p port		TCP port (default 18515)
 	-t depth	messages in flight (default 128)
 	-c RC|UC	transport (default RC)
 	-F		ignored
-	-T ms		limit of each wait (default 15000)"
+	--timeout ms	limit of each wait (default 15000)"
 }
 
 proc ::pt::badUsage {msg} {
@@ -80,6 +87,10 @@ proc ::pt::badUsage {msg} {
 proc ::pt::parseArgs {argv} {
     variable opt
     set verb [lindex $argv 0]
+    if {$verb in {-h --help}} {
+	usage stdout
+	exit 0
+    }
     if {$verb ni {write read}} {
 	badUsage "the first argument must be write or read, not \"$verb\""
     }
@@ -101,7 +112,10 @@ proc ::pt::parseArgs {argv} {
 	    dict set opt server $a
 	    continue
 	}
-	if {![regexp {^-([dixnsptcT])(.*)$} $a -> letter value]} {
+	if {$a eq "--timeout"} {
+	    set letter T
+	    set value ""
+	} elseif {![regexp {^-([dixnsptc])(.*)$} $a -> letter value]} {
 	    badUsage "unknown option \"$a\""
 	}
 	if {$value eq ""} {
@@ -120,13 +134,17 @@ proc ::pt::parseArgs {argv} {
 		badUsage "bad transport \"$value\": RC or UC"
 	    }
 	    dict set opt type $type
-	} elseif {![string is integer -strict $value] || $value < 0
-		|| ($letter in {n s t i T} && $value < 1)
-		|| ($letter eq "p" && $value > 65535)} {
-	    badUsage "bad value \"$value\" of -$letter"
+	} elseif {![regexp {^[0-9]+$} $value] || [set n [scan $value %d]] < 0
+		|| ($letter in {s t i T} && $n < 1) || ($letter eq "n" && $n < 5)
+		|| ($letter eq "p" && $n > 65535)} {
+	    badUsage "bad value \"$value\" of [expr {$letter eq "T"
+		? "--timeout" : "-$letter"}]"
 	} else {
-	    dict set opt $key [expr {$value}]
+	    dict set opt $key $n
 	}
+    }
+    if {[dict get $opt count] eq ""} {
+	dict set opt count [expr {$verb eq "read" ? 1000 : 5000}]
     }
     if {$verb eq "read" && [dict get $opt type] ne "rc"} {
 	badUsage "RDMA READ needs RC"
@@ -273,8 +291,9 @@ proc ::pt::run {} {
     fconfigure $sock -translation binary -blocking 0
 
     # Versions (16 bytes), then page and cache line sizes, then the MTU.
+    # (perftest reads the number at the start, as atof does.)
     set rem [cstring [xchg [binary format a16 $VERSION] "the versions"]]
-    if {![string is double -strict $rem] || $rem < 5.70} {
+    if {![regexp {^[0-9]+(?:\.[0-9]+)?} $rem remNum] || $remNum < 5.70} {
 	return -code error "the peer's perftest version \"$rem\" is older\
 		than 5.70 (this script speaks $VERSION)"
     }
@@ -307,8 +326,11 @@ proc ::pt::run {} {
 	    max_recv_sge 1]]
     $qp to_init [list port_num $ibport]
     set devAttr [$ctx query device]
+    # perftest offers READs in flight for a READ test only (1 else),
+    # and its client takes the offer as its max_rd_atomic.
     set my [dict create lid [dict get $port_attr lid] \
-	    out_reads [dict get $devAttr max_qp_rd_atom] \
+	    out_reads [expr {$verb eq "read"
+		? [dict get $devAttr max_qp_rd_atom] : 1}] \
 	    qpn [$qp cget -qp_num] psn [expr {int(rand() * 0x1000000)}] \
 	    rkey [$mr cget -rkey] vaddr [expr {[$mr cget -addr] + $half}] \
 	    gid [GidBytes [$ctx query gid $ibport $gidx]] srqn 0]
