@@ -385,7 +385,8 @@ proc ::verbs::tcltest::test {name description args} {
 #	there by the far side's process (see far), and its dict's objects
 #	are this side's proxy commands of them (see remote), so that a test
 #	and traffic use the pair as they use one of two devices; the dict
-#	also has host.  -cq then names a command of the far side.
+#	also has host.  -cq then names a command of both sides (define it
+#	on the far side with remote); -device2 does not go with -host.
 
 proc ::verbs::tcltest::pair {type args} {
     variable device
@@ -398,6 +399,11 @@ proc ::verbs::tcltest::pair {type args} {
 	    "bad type \"$type\": must be rc or ud"
     }
     set host [dict get $o -host]
+    if {$host ne "" && [dict get $o -device2]} {
+	return -code error -errorcode [list VERBS ARG -device2 1] \
+	    "-device2 and -host exclude each other: with -host the server\
+	    is on that host"
+    }
     if {$host eq ""} {
 	set c [Side $type $device $o]
 	set s [Side $type [expr {[dict get $o -device2] ? $device2
@@ -457,7 +463,11 @@ proc ::verbs::tcltest::Side {type dev o} {
 # uses) with the far script below: it loads verbs and this package and
 # evaluates the scripts it is sent, one at a time, each sent as base64
 # lines of at most 512 characters (a terminal's input line is short)
-# and answered by one line.  This side reaches the far side's objects
+# and "eval N", and answered by "reply N ok|error RESULT ERRORCODE"
+# (base64): the number keeps a late answer of a call that timed out
+# from being taken for the next one's.  A far side that failed (a
+# timeout, an ssh that dropped) is stopped and forgotten, and the next
+# call starts another.  This side reaches the far side's objects
 # through proxy commands: a proxy's arguments have any proxy's name
 # replaced by the far object's, and it evaluates the call there.
 
@@ -466,6 +476,8 @@ namespace eval ::verbs::tcltest {
 	package require verbs
 	package require verbs::tcltest
 	fconfigure stdout -buffering line
+	# The terminal need not echo what this side sends.
+	catch {exec stty -echo <@stdin}
 	set part {}
 	puts "far ready"
 	while {[gets stdin line] >= 0} {
@@ -474,18 +486,23 @@ namespace eval ::verbs::tcltest {
 		append part $b
 		continue
 	    }
-	    if {$line ne "eval"} {
+	    if {![regexp {^eval (\d+)$} $line -> n]} {
 		continue
 	    }
-	    set script [encoding convertfrom utf-8 [binary decode base64 $part]]
+	    set code [catch {
+		set script [encoding convertfrom utf-8 \
+		    [binary decode base64 $part]]
+		uplevel #0 $script
+	    } r opts]
 	    set part {}
-	    set code [catch {uplevel #0 $script} r opts]
 	    set ec [expr {$code == 1 ? [dict get $opts -errorcode] : {}}]
-	    puts "reply [expr {$code == 1 ? "error" : "ok"}]\
+	    puts "reply $n [expr {$code == 1 ? "error" : "ok"}]\
 		[binary encode base64 -maxlen 0 [encoding convertto utf-8 $r]]\
 		[binary encode base64 -maxlen 0 [encoding convertto utf-8 $ec]]"
 	}
     }
+    variable farSeq 0
+    variable proxyN 0
 }
 
 # verbs::tcltest::far HOST --
@@ -500,10 +517,9 @@ proc ::verbs::tcltest::far {host} {
 	return $far($host)
     }
     package require verbs::lab
-    set h [verbs::lab tcl $host $farScript -start {} \
-	-step "verbs::tcltest far side"]
-    verbs::lab expect $h {^far (ready)$} -timeout 60
-    set far($host) $h
+    # (start's wait stops the process when the line does not come.)
+    set far($host) [verbs::lab tcl $host $farScript \
+	-start {^far ready$} -step "verbs::tcltest far side"]
 }
 
 # verbs::tcltest::remote HOST SCRIPT --
@@ -512,20 +528,39 @@ proc ::verbs::tcltest::far {host} {
 #	the far side's message and errorCode.
 
 proc ::verbs::tcltest::remote {host script} {
+    variable farSeq
     set h [far $host]
+    set n [incr farSeq]
     set b64 [binary encode base64 -maxlen 0 [encoding convertto utf-8 $script]]
-    for {set i 0} {$i < [string length $b64]} {incr i 512} {
-	verbs::lab send $h "part [string range $b64 $i [expr {$i + 511}]]\n"
+    if {[catch {
+	for {set i 0} {$i < [string length $b64]} {incr i 512} {
+	    verbs::lab send $h "part [string range $b64 $i [expr {$i + 511}]]\n"
+	}
+	verbs::lab send $h "eval $n\n"
+	verbs::lab expect $h "^reply $n ((?:ok|error) \\S* \\S*)\$"
+    } line opts]} {
+	Drop $host
+	return -options $opts $line
     }
-    verbs::lab send $h "eval\n"
-    set line [verbs::lab expect $h {^reply ((?:ok|error) \S* \S*)$}]
-    lassign $line code r ec
+    regexp {^(ok|error) (\S*) (\S*)$} $line -> code r ec
     set r [encoding convertfrom utf-8 [binary decode base64 $r]]
     if {$code eq "error"} {
 	return -code error -errorcode \
 	    [encoding convertfrom utf-8 [binary decode base64 $ec]] $r
     }
     return $r
+}
+
+# verbs::tcltest::Drop HOST --
+#	Stops and forgets HOST's far side (after it failed) and its proxies.
+
+proc ::verbs::tcltest::Drop {host} {
+    variable far
+    if {[info exists far($host)]} {
+	catch {verbs::lab stop $far($host)}
+	unset far($host)
+    }
+    ForgetProxies $host
 }
 
 # verbs::tcltest::Proxies HOST SIDE --
@@ -537,17 +572,28 @@ proc ::verbs::tcltest::Proxies {host side} {
     set cmds [remote $host [list lmap v [dict values $side] {
 	expr {[llength [info commands $v]] == 1 ? $v : [continue]}
     }]]
+    variable proxyN
     dict for {k v} $side {
 	if {$v ni $cmds} {
 	    continue
 	}
-	set proxy [namespace current]::proxy::${host}::[namespace tail $v]
+	# A name of its own (tails may repeat across namespaces), and the
+	# map longest first (no proxy's name is taken for a prefix of
+	# another's).
+	set proxy [namespace current]::proxy::${host}::[namespace tail \
+	    $v]#[incr proxyN]
 	namespace eval [namespace qualifiers $proxy] {}
 	proc $proxy args [list [namespace current]::Relay $host $v]
 	lappend proxies($host) $proxy $v
 	dict set side $k $proxy
     }
+    set proxies($host) [lsort -stride 2 -command [namespace current]::Longer \
+	$proxies($host)]
     return $side
+}
+
+proc ::verbs::tcltest::Longer {a b} {
+    expr {[string length $b] - [string length $a]}
 }
 
 # Relay HOST OBJECT: a proxy's body, which calls OBJECT on HOST with the
@@ -609,8 +655,16 @@ proc ::verbs::tcltest::cmPair {args} {
     if {$host eq ""} {
 	set l [CmListen $addr2 $p]
     } else {
-	set l [remote $host [list [namespace current]::CmListen \
-	    [dict get $o -host_device] $p]]
+	# The far side's device and its address.
+	set dev [dict get $o -host_device]
+	set l [remote $host [string map [list @NS@ [namespace current] \
+	    @DEV@ [list $dev] @PORT@ $p] {
+		set dev @DEV@
+		if {$dev eq ""} {
+		    set dev [lindex [verbs::devices] 0]
+		}
+		@NS@::CmListen [@NS@::address $dev] @PORT@
+	    }]]
     }
     set cch [verbs::cm channel]
     set cid [verbs::cm id $cch]
@@ -637,12 +691,9 @@ proc ::verbs::tcltest::cmPair {args} {
     list $c $s
 }
 
-# CmListen ADDRESS PORT: a channel and an id listening on ADDRESS (on a
-# far side: empty for its first device's); a dict of channel listen addr.
+# CmListen ADDRESS PORT: a channel and an id listening on ADDRESS; a
+# dict of channel listen addr.
 proc ::verbs::tcltest::CmListen {a p} {
-    if {$a eq "" || $a in [verbs::devices]} {
-	set a [address [expr {$a eq "" ? [lindex [verbs::devices] 0] : $a}]]
-    }
     set ch [verbs::cm channel]
     set lid [verbs::cm id $ch]
     $lid bind $a $p
