@@ -9,22 +9,25 @@
 # extension against that rdma-core and the system's Tcl 8.6 (the host's
 # TCLLIBPATH).
 #
-#   KERNEL  empty (Debian 12's kernel), or a directory holding a kernel
+#   KERNEL  empty (Debian 12's kernel), or a directory holding one kernel
 #           and its modules as "make install" and "make modules_install"
 #           write them with INSTALL_PATH=DIR/boot INSTALL_MOD_PATH=DIR:
 #           DIR/boot/vmlinuz-VERSION (config-VERSION beside it if there
 #           is one) and DIR/lib/modules/VERSION.  Debian's kernel packages
-#           unpacked into DIR with dpkg-deb -x have that layout too.  The
-#           kernel needs what the test VM loads: virtio_pci, 9pnet_virtio,
-#           9p and overlay as modules, and virtio_net and rdma_rxe.
+#           unpacked into DIR with dpkg-deb -x have that layout up to
+#           Debian 13; Debian 14's DIR/usr/lib/modules/VERSION, with
+#           vmlinuz and config in it, is taken too.  The kernel needs what
+#           the test VM loads: virtio_pci, 9pnet_virtio, 9p and overlay as
+#           modules, and virtio_net and rdma_rxe.
 #   RDMA    empty (the system's rdma-core), an rdma-core install prefix
-#           (PREFIX/lib/libibverbs.so.1), or an rdma-core source tree
+#           (PREFIX/lib/libibverbs.so.1, and the lib/pkgconfig files the
+#           extension is built from), or an rdma-core source tree
 #           (CMakeLists.txt), built with cmake into the cache, without
 #           pyverbs or manual pages.
 #
 # The cache is keyed by the directories' paths: after changing a tree in
 # place, remove build/lab/custom (or the entry stack.sh names) to build it
-# again.
+# again.  Paths with blanks are refused.
 set -u
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,6 +35,10 @@ prog=stack.sh
 die() { echo "$prog: $*" >&2; exit 1; }
 [ $# -eq 2 ] || die "usage: $prog KERNEL RDMA"
 kernel=$1 rdma=$2
+# The paths go into sshd's SetEnv and TCLLIBPATH, which blanks split.
+case $kernel$rdma in
+*[[:space:]]*) die "the kernel's and rdma-core's paths must not contain blanks" ;;
+esac
 cache=${VERBS_LAB_CUSTOM_CACHE:-$src/build/lab/custom}
 mkdir -p "$cache" || die "cannot create $cache"
 cache=$(cd "$cache" && pwd)
@@ -44,34 +51,47 @@ key() { printf '%s' "$1" | sha256sum | cut -c1-12; }
 # The kernel: its image and config copied, its modules linked (or copied
 # when the cache is on another file system), depmod run when the tree
 # has no modules.dep.  The image is booted as it is (fetch-kernel.sh's
-# marker says there is no vmlinux to prefer).
+# marker says there is no vmlinux to prefer).  The stamp is written
+# last: an interrupted preparation is done again.
 kcache=
 if [ -n "$kernel" ]; then
     [ -d "$kernel" ] || die "kernel: no directory $kernel"
     kernel=$(cd "$kernel" && pwd)
-    ver=
-    for k in "$kernel"/boot/vmlinuz-*; do
-	[ -f "$k" ] && ver=${k##*/vmlinuz-}
+    # boot/vmlinuz-VERSION and lib/modules/VERSION, or Debian 14's
+    # usr/lib/modules/VERSION holding vmlinuz and config.
+    found=()
+    for k in "$kernel"/boot/vmlinuz-* "$kernel"/usr/lib/modules/*/vmlinuz; do
+	[ -f "$k" ] && found+=("$k")
     done
-    [ -n "$ver" ] || die "kernel: no boot/vmlinuz-VERSION in $kernel"
-    [ -d "$kernel/lib/modules/$ver" ] ||
-	die "kernel: no lib/modules/$ver in $kernel"
+    [ ${#found[@]} -gt 0 ] ||
+	die "kernel: no boot/vmlinuz-VERSION or usr/lib/modules/VERSION/vmlinuz in $kernel"
+    [ ${#found[@]} -eq 1 ] ||
+	die "kernel: more than one kernel in $kernel: ${found[*]#"$kernel"/}"
+    image=${found[0]}
+    case $image in
+    */usr/lib/modules/*/vmlinuz)
+	moddir=${image%/vmlinuz} ver=${moddir##*/} config=$moddir/config ;;
+    *)
+	ver=${image##*/vmlinuz-} moddir=$kernel/lib/modules/$ver
+	config=$kernel/boot/config-$ver ;;
+    esac
+    [ -d "$moddir" ] || die "kernel: no lib/modules/$ver in $kernel"
     kcache=$cache/kernel-$(key "$kernel")
-    if [ ! -f "$kcache/lib/modules/$ver/modules.dep" ]; then
+    if [ ! -f "$kcache/stamp" ]; then
 	echo "$prog: preparing kernel $ver of $kernel in $kcache" >&2
 	rm -rf "$kcache"
 	mkdir -p "$kcache/boot" "$kcache/lib/modules" || die "cannot create $kcache"
-	cp "$kernel/boot/vmlinuz-$ver" "$kcache/boot/" || die "cannot copy the kernel"
-	[ -f "$kernel/boot/config-$ver" ] && cp "$kernel/boot/config-$ver" "$kcache/boot/"
-	cp -al "$kernel/lib/modules/$ver" "$kcache/lib/modules/" 2>/dev/null ||
-	    cp -a "$kernel/lib/modules/$ver" "$kcache/lib/modules/" ||
+	cp "$image" "$kcache/boot/vmlinuz-$ver" || die "cannot copy the kernel"
+	[ -f "$config" ] && cp "$config" "$kcache/boot/config-$ver"
+	cp -al "$moddir" "$kcache/lib/modules/$ver" 2>/dev/null ||
+	    cp -a "$moddir" "$kcache/lib/modules/$ver" ||
 	    die "cannot copy the modules of $ver"
 	if [ ! -f "$kcache/lib/modules/$ver/modules.dep" ]; then
 	    /sbin/depmod -b "$kcache" "$ver" || die "depmod failed for $ver"
 	fi
 	: >"$kcache/boot/.no-vmlinux-$ver"
+	echo "$kernel" >"$kcache/stamp"
     fi
-    echo "$kcache:$ver" >"$kcache/source"
 fi
 
 # rdma-core: a prefix as it is, a source tree built once.
@@ -80,6 +100,12 @@ if [ -n "$rdma" ]; then
     [ -d "$rdma" ] || die "rdma-core: no directory $rdma"
     rdma=$(cd "$rdma" && pwd)
     if [ -f "$rdma/lib/libibverbs.so.1" ]; then
+	# The extension is built from the prefix's own pkg-config files
+	# (without them, the system's rdma-core would be found instead).
+	for pc in libibverbs librdmacm; do
+	    [ -f "$rdma/lib/pkgconfig/$pc.pc" ] ||
+		die "rdma-core: $rdma has no lib/pkgconfig/$pc.pc (an install prefix has; a build directory has not)"
+	done
 	prefix=$rdma
     elif [ -f "$rdma/CMakeLists.txt" ]; then
 	rcache=$cache/rdma-core-$(key "$rdma")
