@@ -51,7 +51,10 @@ die() { echo "tclpkgs.sh: $*" >&2; exit 1; }
 # bin/ the wrappers, and stamp (the packages and their versions) once
 # complete.
 mkdir -p "$cache" || die "cannot create $cache"
-cache=$(cd "$cache" && pwd)
+# Its real path: trees that share it through a symlink (a git worktree's
+# build/tclpkgs) then write the same wrappers, not each its own over the
+# other's.
+cache=$(cd "$cache" && pwd -P)
 root=$cache/root
 lib=$root/usr/lib/x86_64-linux-gnu
 tcltk=$root/usr/lib/tcltk/x86_64-linux-gnu
