@@ -479,19 +479,14 @@ proc ::rping::client {} {
     set rdma [dict get $o rdma]
     # The letters of the buffer run from A to z and round again, one
     # further on at each ping.
-    set first 65
+    set letters {}
+    for {set c 65} {$c <= 122} {incr c} {
+	append letters [format %c $c]
+    }
+    set run [string repeat $letters [expr {$size / 58 + 2}]]
     for {set ping 0} {$count == 0 || $ping < $count} {incr ping} {
-	set text "rdma-ping-$ping: "
-	set c $first
-	while {[string length $text] < $size - 1} {
-	    append text [format %c $c]
-	    if {[incr c] > 122} {
-		set c 65
-	    }
-	}
-	if {[incr first] > 122} {
-	    set first 65
-	}
+	set first [expr {$ping % 58}]
+	set text "rdma-ping-$ping: [string range $run $first end]"
 	set text [string range $text 0 [expr {$size - 2}]]
 	set data [encoding convertto iso8859-1 $text]\0
 	$start write 0 $data
