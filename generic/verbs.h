@@ -151,6 +151,12 @@ struct VerbsState {
 				 * generated ::verbs::obj::TYPEn name. */
     VerbsState *nextState;	/* The states of this thread's interps, */
     VerbsState *prevState;	/* for the exit handler (verbsObj.c). */
+    Tcl_WideInt work;		/* Objects visited so far by the package's
+				 * walks over objects (the live list, a
+				 * parent's children, a CQ's rdma_cm QPs):
+				 * [verbs::objects -work], so that a test
+				 * can check that a call's count does not
+				 * grow with the number of objects. */
 };
 
 /*
@@ -280,6 +286,16 @@ typedef struct VerbsCq {
 				 * (VerbsCmPump), so that the CQ never
 				 * calls into verbsCm.c itself. */
     int idleUsers;		/* The QPs that set idleProc. */
+    Tcl_HashTable *cmQps;	/* The QPs of rdma_cm ids on this CQ (keys;
+				 * VerbsCmPump reads their channels), or
+				 * NULL. */
+    Tcl_Obj *lastDict;		/* The dict of the last completion polled
+				 * as one, or NULL: the next identical
+				 * completion shares it (verbsCq.c WcDict). */
+    struct ibv_wc lastWc;	/* That completion. */
+    Tcl_Obj *wcKeys[14];	/* The keys of completion dicts, in the
+				 * table's order, and at the end a shared 0,
+				 * or NULL until the first dict. */
 } VerbsCq;
 
 /*

@@ -615,8 +615,9 @@ CmChannelEvent(
  *
  *	For $cq wait: read, and keep in order for the channels' wait and
  *	notify, the events waiting on the rdma_cm channels of the QPs that
- *	use cq, so that a peer's disconnect reaches their QPs (ReadEvent)
- *	while a script waits for completions.  Ids without a channel
+ *	use cq (its cmQps: no other object is looked at), so that a peer's
+ *	disconnect reaches their QPs (ReadEvent) while a script waits for
+ *	completions.  Ids without a channel
  *	(synchronous ones) are left alone: librdmacm reads their events.
  *	Errors are left for the channel's own next read.
  *
@@ -634,18 +635,24 @@ VerbsCmPump(
     Tcl_Interp *interp,
     VerbsCq *cq)
 {
-    VerbsObj *o;
     Tcl_InterpState saved = NULL;
+    Tcl_HashSearch search;
+    Tcl_HashEntry *hPtr;
+    VerbsState *statePtr;
 
-    for (o = VerbsGetState(interp)->live; o; o = o->nextLive) {
-	VerbsQp *q = (VerbsQp *) o;
+    if (cq->cmQps == NULL) {
+	return;
+    }
+    statePtr = VerbsGetState(interp);
+    for (hPtr = Tcl_FirstHashEntry(cq->cmQps, &search); hPtr;
+	    hPtr = Tcl_NextHashEntry(&search)) {
+	VerbsQp *q = (VerbsQp *) Tcl_GetHashKey(cq->cmQps, hPtr);
 	VerbsCmChannel *ch;
 	Tcl_Obj *ev;
 	int got = 0;
 
-	if (o->typePtr != &verbsQpClass || q->cm == NULL
-		|| (q->sendCq != cq && q->recvCq != cq)
-		|| q->cm->obj.parent == NULL) {
+	statePtr->work++;
+	if (q->cm == NULL || q->cm->obj.parent == NULL) {
 	    continue;
 	}
 	ch = (VerbsCmChannel *) q->cm->obj.parent;

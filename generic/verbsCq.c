@@ -134,6 +134,11 @@ const VerbsEnum verbsCqWcFlags[] = {
 static const VerbsField wcFields[] = {WC_FIELDS(RO)};
 static const VerbsField wcInputFields[] = {WC_FIELDS(0)};
 #undef WC
+
+/* WcDict keeps a key per row of wcFields, and a 0, in VerbsCq's wcKeys. */
+typedef char WcKeysFit[sizeof(wcFields) / sizeof(wcFields[0])
+	== sizeof(((VerbsCq *) NULL)->wcKeys)
+	/ sizeof(((VerbsCq *) NULL)->wcKeys[0]) ? 1 : -1];
 const VerbsStruct verbsWcStruct = {"work completion", wcFields};
 const VerbsStruct verbsWcInputStruct = {"work completion key", wcInputFields};
 
@@ -225,6 +230,21 @@ CqFree(
     VerbsCq *c = (VerbsCq *) objPtr;
 
     ibv_destroy_cq(c->cq);
+    if (c->lastDict) {
+	Tcl_DecrRefCount(c->lastDict);
+    }
+    if (c->wcKeys[0]) {
+	int i;
+
+	for (i = 0; i < (int) (sizeof(c->wcKeys) / sizeof(c->wcKeys[0]));
+		i++) {
+	    Tcl_DecrRefCount(c->wcKeys[i]);
+	}
+    }
+    if (c->cmQps) {
+	Tcl_DeleteHashTable(c->cmQps);
+	ckfree(c->cmQps);
+    }
     if (c->channel) {
 	VerbsObjRelease(&c->channel->obj);
     }
@@ -743,6 +763,106 @@ PollEx(
     return total;
 }
 
+/*
+ *----------------------------------------------------------------------
+ *
+ * SameWc, SharedName, WcDict --
+ *
+ *	The dict of a completion of a plain CQ, with the keys of
+ *	verbsWcStruct in its order.  Made cheaply: the keys are the
+ *	thread's shared key objects (kept in the CQ after the first dict),
+ *	the status and opcode names shared values, every 0 one shared
+ *	value.  A completion identical to the last one made into a dict on
+ *	this CQ (a loop posting the same work request again) gets that
+ *	same dict: a value is immutable, so nothing can tell, and a loop
+ *	reading its completions as dicts costs about what one with -fields
+ *	does.
+ *
+ * Results:
+ *	SameWc: whether two completions have the same fields.  WcDict: the
+ *	dict, with no reference of the caller's.
+ *
+ * Side effects:
+ *	WcDict keeps the dict, and the completion, in the CQ.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+SameWc(
+    const struct ibv_wc *a,
+    const struct ibv_wc *b)
+{
+    return a->wr_id == b->wr_id && a->status == b->status
+	    && a->opcode == b->opcode && a->vendor_err == b->vendor_err
+	    && a->byte_len == b->byte_len && a->imm_data == b->imm_data
+	    && a->qp_num == b->qp_num && a->src_qp == b->src_qp
+	    && a->wc_flags == b->wc_flags && a->pkey_index == b->pkey_index
+	    && a->slid == b->slid && a->sl == b->sl
+	    && a->dlid_path_bits == b->dlid_path_bits;
+}
+
+static Tcl_Obj *
+SharedName(
+    const VerbsEnum *e,
+    unsigned value)
+{
+    for (; e->name && e->value != value; e++) {
+	/* Empty. */
+    }
+    return e->name ? VerbsKeyObj(e->name)
+	    : Tcl_NewWideIntObj((Tcl_WideInt) value);
+}
+
+static Tcl_Obj *
+WcDict(
+    VerbsCq *c,
+    const struct ibv_wc *wc)
+{
+    Tcl_Obj *d, *zero, **k = c->wcKeys;
+
+    if (c->lastDict != NULL && SameWc(&c->lastWc, wc)) {
+	return c->lastDict;
+    }
+    if (k[0] == NULL) {
+	const VerbsField *f;
+	int i = 0;
+
+	for (f = verbsWcStruct.fields; f->name; f++) {
+	    k[i] = VerbsKeyObj(f->name);
+	    Tcl_IncrRefCount(k[i]);
+	    i++;
+	}
+	k[i] = Tcl_NewIntObj(0);
+	Tcl_IncrRefCount(k[i]);
+    }
+    zero = k[sizeof(c->wcKeys) / sizeof(c->wcKeys[0]) - 1];
+#define NUM(v) ((v) == 0 ? zero : Tcl_NewWideIntObj((Tcl_WideInt) (v)))
+    d = Tcl_NewDictObj();
+    Tcl_DictObjPut(NULL, d, k[0], VerbsU64Obj(wc->wr_id));
+    Tcl_DictObjPut(NULL, d, k[1], SharedName(verbsWcStatus, wc->status));
+    Tcl_DictObjPut(NULL, d, k[2], SharedName(verbsWcOpcode, wc->opcode));
+    Tcl_DictObjPut(NULL, d, k[3], NUM(wc->vendor_err));
+    Tcl_DictObjPut(NULL, d, k[4], NUM(wc->byte_len));
+    Tcl_DictObjPut(NULL, d, k[5], NUM(ntohl(wc->imm_data)));
+    Tcl_DictObjPut(NULL, d, k[6], NUM(wc->qp_num));
+    Tcl_DictObjPut(NULL, d, k[7], NUM(wc->src_qp));
+    Tcl_DictObjPut(NULL, d, k[8], wc->wc_flags == 0 ? Tcl_NewObj()
+	    : VerbsFlagsObj(verbsWcFlags, wc->wc_flags));
+    Tcl_DictObjPut(NULL, d, k[9], NUM(wc->pkey_index));
+    Tcl_DictObjPut(NULL, d, k[10], NUM(wc->slid));
+    Tcl_DictObjPut(NULL, d, k[11], NUM(wc->sl));
+    Tcl_DictObjPut(NULL, d, k[12], NUM(wc->dlid_path_bits));
+#undef NUM
+    Tcl_IncrRefCount(d);
+    if (c->lastDict != NULL) {
+	Tcl_DecrRefCount(c->lastDict);
+    }
+    c->lastDict = d;
+    c->lastWc = *wc;
+    return d;
+}
+
 static int
 PollInto(
     Tcl_Interp *interp,
@@ -774,8 +894,7 @@ PollInto(
 	    if (fields != NULL) {
 		AppendFields(list, fields, &wc[i], NULL);
 	    } else {
-		Tcl_ListObjAppendElement(NULL, list,
-			VerbsStructToDict(&verbsWcStruct, &wc[i]));
+		Tcl_ListObjAppendElement(NULL, list, WcDict(c, &wc[i]));
 	    }
 	}
 	if (failed >= 0) {

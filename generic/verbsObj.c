@@ -409,6 +409,7 @@ VerbsObjRegister(
 	size_t n = isNew ? 0 : (size_t) Tcl_GetHashValue(hPtr);
 
 	do {
+	    statePtr->work++;
 	    Tcl_SetHashValue(hPtr, (ClientData) ++n);
 	    name = Tcl_ObjPrintf("::verbs::obj::%s%lu", objPtr->typePtr->name,
 		    (unsigned long) n);
@@ -765,15 +766,27 @@ ObjectDeleted(
 
     /*
      * Deleting one child can free others (a QP releasing its CQs), which
-     * changes the list under us: start over after each deletion.  The
-     * children list keeps this object alive, since each holds a reference.
+     * unlinks them.  The walk holds a reference on the child it is at, so
+     * that this one stays linked and its nextSibling stays right whatever
+     * goes; each child is visited once (a child whose command went first
+     * and that something else still holds, a CQ under its QPs, is passed
+     * over once, not once per deletion).  No child is added meanwhile:
+     * an object being deleted is no parent for a new one (VerbsObjFind).
+     * The children keep this object alive, since each holds a reference,
+     * and so does the extra reference taken here.
      */
 
     VerbsNotifyStop(objPtr);
     VerbsObjRetain(objPtr);
-  again:
-    for (child = objPtr->children; child && statePtr;
-	    child = child->nextSibling) {
+    child = statePtr ? objPtr->children : NULL;
+    if (child) {
+	VerbsObjRetain(child);
+    }
+    while (child) {
+	VerbsObj *next;
+
+	statePtr->work++;
+
 	/*
 	 * A child whose deletion has begun is skipped: when a delete trace
 	 * of the child deleted us, Tcl returns at once and runs the child's
@@ -783,8 +796,13 @@ ObjectDeleted(
 	if (child->token != NULL && !child->deleting) {
 	    child->deleting = 1;
 	    Tcl_DeleteCommandFromToken(statePtr->interp, child->token);
-	    goto again;
 	}
+	next = child->nextSibling;
+	if (next) {
+	    VerbsObjRetain(next);
+	}
+	VerbsObjRelease(child);
+	child = next;
     }
     VerbsObjRelease(objPtr);		/* Our extra reference. */
     VerbsObjRelease(objPtr);		/* The command's reference. */
@@ -1205,9 +1223,12 @@ VerbsImportArgs(
  * VerbsObjectsCmd --
  *
  *	verbs::objects ?TYPE?: the live object commands, oldest first.
+ *	verbs::objects -work: how many objects the package's walks over
+ *	objects have visited in this interpreter so far (the test of a
+ *	call whose cost must not grow with the number of objects).
  *
  * Results:
- *	A list of fully qualified names.
+ *	A list of fully qualified names; a count.
  *
  * Side effects:
  *	None.
@@ -1224,12 +1245,17 @@ VerbsObjectsCmd(
 {
     VerbsState *statePtr = VerbsGetState(interp);
     VerbsObj *objPtr;
-    Tcl_Obj *list = Tcl_NewObj();
+    Tcl_Obj *list, **elems;
+    Tcl_Size n;
     const char *type = NULL;
 
     if (objc > 2) {
-	Tcl_WrongNumArgs(interp, 1, objv, "?type?");
+	Tcl_WrongNumArgs(interp, 1, objv, "?type|-work?");
 	return TCL_ERROR;
+    }
+    if (objc == 2 && strcmp(Tcl_GetString(objv[1]), "-work") == 0) {
+	Tcl_SetObjResult(interp, Tcl_NewWideIntObj(statePtr->work));
+	return TCL_OK;
     }
     if (objc == 2) {
 	const VerbsType *const *t;
@@ -1254,12 +1280,23 @@ VerbsObjectsCmd(
 	    return TCL_ERROR;
 	}
     }
+    list = Tcl_NewObj();
     for (objPtr = statePtr->live; objPtr; objPtr = objPtr->nextLive) {
+	statePtr->work++;
 	if (type == NULL || type == objPtr->typePtr->name) {
-	    /* The live list is newest first: prepend to get oldest first. */
-	    Tcl_ListObjReplace(NULL, list, 0, 0, 1, (Tcl_Obj *[]){
-		    VerbsObjName(objPtr)});
+	    Tcl_ListObjAppendElement(NULL, list, VerbsObjName(objPtr));
 	}
+    }
+
+    /* The live list is newest first: reverse to get oldest first. */
+    if (Tcl_ListObjGetElements(NULL, list, &n, &elems) == TCL_OK && n > 1) {
+	Tcl_Obj *reversed = Tcl_NewListObj(0, NULL);
+
+	while (n-- > 0) {
+	    Tcl_ListObjAppendElement(NULL, reversed, elems[n]);
+	}
+	Tcl_DecrRefCount(list);
+	list = reversed;
     }
     Tcl_SetObjResult(interp, list);
     return TCL_OK;

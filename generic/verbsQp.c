@@ -377,13 +377,15 @@ typedef struct VerbsQpMcast {
  * CmIdle --
  *
  *	A QP of an rdma_cm id on, or off, its CQs: while one is on, a
- *	wait on the CQ reads the rdma_cm channels (VerbsCmPump).
+ *	wait on the CQ reads the rdma_cm channels (VerbsCmPump) of the QPs
+ *	in the CQ's cmQps, and of no other object.
  *
  * Results:
  *	None.
  *
  * Side effects:
- *	Sets or clears the CQs' idleProc.
+ *	Sets or clears the CQs' idleProc; adds the QP to their cmQps, or
+ *	takes it out.
  *
  *----------------------------------------------------------------------
  */
@@ -403,10 +405,24 @@ CmIdle(
 	    continue;
 	}
 	if (on) {
+	    int isNew;
+
+	    if (cqs[i]->cmQps == NULL) {
+		cqs[i]->cmQps = (Tcl_HashTable *) ckalloc(sizeof(Tcl_HashTable));
+		Tcl_InitHashTable(cqs[i]->cmQps, TCL_ONE_WORD_KEYS);
+	    }
+	    Tcl_CreateHashEntry(cqs[i]->cmQps, (char *) q, &isNew);
 	    cqs[i]->idleProc = VerbsCmPump;
 	    cqs[i]->idleUsers++;
-	} else if (--cqs[i]->idleUsers == 0) {
-	    cqs[i]->idleProc = NULL;
+	} else {
+	    Tcl_HashEntry *hPtr = Tcl_FindHashEntry(cqs[i]->cmQps, (char *) q);
+
+	    if (hPtr) {
+		Tcl_DeleteHashEntry(hPtr);
+	    }
+	    if (--cqs[i]->idleUsers == 0) {
+		cqs[i]->idleProc = NULL;
+	    }
 	}
     }
 }
@@ -1582,9 +1598,11 @@ InsideSomeMr(
     uint64_t len,
     int host)			/* Only MRs with a host buffer count. */
 {
+    VerbsState *statePtr = VerbsGetState(interp);
     VerbsObj *o;
 
-    for (o = VerbsGetState(interp)->live; o; o = o->nextLive) {
+    for (o = statePtr->live; o; o = o->nextLive) {
+	statePtr->work++;
 	if (o->typePtr == &verbsMrClass) {
 	    VerbsMr *m = (VerbsMr *) o;
 	    uint64_t start = (uintptr_t) m->buf;
@@ -1934,9 +1952,11 @@ UnboundWindow(
     Tcl_Interp *interp,
     uint32_t rkey)
 {
+    VerbsState *statePtr = VerbsGetState(interp);
     VerbsObj *o;
 
-    for (o = VerbsGetState(interp)->live; o; o = o->nextLive) {
+    for (o = statePtr->live; o; o = o->nextLive) {
+	statePtr->work++;
 	if (o->typePtr == &verbsMwClass && ((VerbsMw *) o)->mw->rkey == rkey
 		&& ((VerbsMw *) o)->boundMr == NULL) {
 	    Tcl_Obj *name = VerbsObjName(o), *value = Tcl_NewWideIntObj(rkey);
