@@ -84,6 +84,7 @@ for size in $sizes; do
 	perftest_per $op $size "$burst_shape"
 	tcl burst $op $size "$burst_shape"
 	tcl list $op $size "$burst_shape"
+	tcl list-dict $op $size "$burst_shape"
 	py --list $op $size "$burst_shape"
 	perftest_per $op $size "$loop_shape"
 	tcl loop $op $size "$loop_shape"

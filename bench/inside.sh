@@ -110,6 +110,7 @@ for size in $sizes; do
 	perftest_line $op $size "$burst_count" "$window_shape"
 	# The same loop posting 16 per call: the bursts' shape.
 	tcl_line list $op $size "$loop_count" "$burst_shape"
+	tcl_line list-dict $op $size "$loop_count" "$burst_shape"
 	py_line --list $op $size "$loop_count" "$burst_shape"
     done
 done

@@ -1,5 +1,6 @@
 #!/usr/bin/env tclsh
-# verbs_bench.tcl ?-size S? ?-count N? ?-mode burst|loop|loop-dict|window|list?
+# verbs_bench.tcl ?-size S? ?-count N?
+#		?-mode burst|loop|loop-dict|window|list|list-dict?
 #		?-opcode write|send? ?-qps Q? ?-depth D? DEV1 GIDX1 DEV2 GIDX2
 #
 #	Streams COUNT messages of SIZE bytes from an RC QP on DEV1 to one on
@@ -18,7 +19,9 @@
 #	       64 outstanding, every 16th signalled (perftest's way; for
 #	       SEND the receiver posts one receive per message);
 #	list:  the same loop posting 16 work requests per post_send (and
-#	       16 receives per post_recv), the bursts' shape.
+#	       16 receives per post_recv), the bursts' shape;
+#	list-dict: the same reading each completion as a dict and checking
+#	       its status.
 
 package require verbs
 
@@ -34,8 +37,8 @@ while {[string match -* [lindex $argv 0]]} {
 }
 if {[llength $argv] != 4} {
     puts stderr "usage: verbs_bench.tcl ?-size S? ?-count N?\
-	    ?-mode burst|loop|loop-dict|window|list? ?-opcode write|send? ?-qps Q?\
-	    ?-depth D? DEV1 GIDX1 DEV2 GIDX2"
+	    ?-mode burst|loop|loop-dict|window|list|list-dict?\
+	    ?-opcode write|send? ?-qps Q? ?-depth D? DEV1 GIDX1 DEV2 GIDX2"
     exit 2
 }
 lassign $argv dev1 gidx1 dev2 gidx2
@@ -92,7 +95,7 @@ if {${-mode} eq "burst"} {
 		-depth ${-depth} -peer $qbs -peer_sge [list $mb 0 $size]]
     }
     set secs [dict get $r seconds]
-} elseif {${-mode} in {window list}} {
+} elseif {${-mode} in {window list list-dict}} {
     # window: one work request per post_send, list: 16 per post_send; at
     # most 64 outstanding, every 16th signalled.  For SEND the receiver
     # posts its receives 16 at a time and takes their completions when
@@ -104,22 +107,42 @@ if {${-mode} eq "burst"} {
     }
     set last [linsert $plain 0 send_flags signaled]
     set rwr [list sg_list [list [list $mb 0 $size]]]
-    proc groupLoop {groups perPost send qa qb scq rcq plain last rwr} {
+    proc groupLoop {groups perPost send dicts qa qb scq rcq plain last rwr} {
 	# Groups of 16 messages, the last one signalled, at most 4 groups
 	# (64 messages) outstanding.  perPost 1: one post_send per message
 	# (and for SEND one post_recv); perPost 16: one post_send of 16 per
-	# group (and one post_recv of 16).
+	# group (and one post_recv of 16).  dicts: completions read as
+	# dicts and their status checked, else with -check.
 	set sends [lrepeat 15 $plain]
 	lappend sends $last
 	set recvs [lrepeat 16 $rwr]
 	set inflight 0
-	for {set g 0} {$g < $groups} {incr g} {
-	    if {$inflight == 4} {
-		$scq wait 1 -check 1 -fields {}
-		if {$send} {
-		    $rcq wait 16 -check 1 -fields {}
+	for {set g 0} {$g <= $groups} {incr g} {
+	    if {$inflight == 4 || ($g == $groups && $inflight)} {
+		set n [expr {$g == $groups ? $inflight : 1}]
+		if {$dicts} {
+		    foreach wc [$scq wait $n] {
+			if {[dict get $wc status] ne "success"} {
+			    error "completion: [dict get $wc status]"
+			}
+		    }
+		    if {$send} {
+			foreach wc [$rcq wait [expr {16 * $n}]] {
+			    if {[dict get $wc status] ne "success"} {
+				error "receive: [dict get $wc status]"
+			    }
+			}
+		    }
+		} else {
+		    $scq wait $n -check 1 -fields {}
+		    if {$send} {
+			$rcq wait [expr {16 * $n}] -check 1 -fields {}
+		    }
 		}
-		incr inflight -1
+		incr inflight -$n
+	    }
+	    if {$g == $groups} {
+		break
 	    }
 	    if {$perPost == 16} {
 		if {$send} {
@@ -139,10 +162,6 @@ if {${-mode} eq "burst"} {
 	    }
 	    incr inflight
 	}
-	$scq wait $inflight -check 1 -fields {}
-	if {$send} {
-	    $rcq wait [expr {16 * $inflight}] -check 1 -fields {}
-	}
     }
     if {$count % 16} {
 	puts stderr "verbs_bench.tcl: -mode ${-mode} needs a -count that is\
@@ -150,8 +169,8 @@ if {${-mode} eq "burst"} {
 	exit 2
     }
     set t0 [clock microseconds]
-    groupLoop [expr {$count / 16}] [expr {${-mode} eq "list" ? 16 : 1}] \
-	[expr {${-opcode} eq "send"}] \
+    groupLoop [expr {$count / 16}] [expr {${-mode} eq "window" ? 1 : 16}] \
+	[expr {${-opcode} eq "send"}] [expr {${-mode} eq "list-dict"}] \
 	$qa $qb $scqA $rcqB $plain $last $rwr
     set secs [expr {([clock microseconds] - $t0) / 1e6}]
 } elseif {${-mode} eq "loop"} {
@@ -186,26 +205,34 @@ if {${-mode} eq "burst"} {
     }
     set secs [expr {([clock microseconds] - $t0) / 1e6}]
 } else {
-    # loop-dict: each completion read as a dict and its status checked.
+    # loop-dict: the idiomatic loop, each completion read as a dict and
+    # its status checked; in a procedure too.
     set swr [list send_flags signaled sg_list [list [list $ma 0 $size]]]
     if {${-opcode} eq "write"} {
 	lappend swr opcode rdma_write {*}$remote
     }
     set rwr [list sg_list [list [list $mb 0 $size]]]
-    set t0 [clock microseconds]
-    for {set i 0} {$i < $count} {incr i} {
-	if {${-opcode} eq "send"} {
-	    $qb post_recv $rwr
-	}
-	$qa post_send $swr
-	set wc [lindex [$scqA wait 1] 0]
-	if {[dict get $wc status] ne "success"} {
-	    error "completion $i: [dict get $wc status]"
-	}
-	if {${-opcode} eq "send"} {
-	    $rcqB wait 1
+    proc dictLoop {count send qa qb scq rcq swr rwr} {
+	for {set i 0} {$i < $count} {incr i} {
+	    if {$send} {
+		$qb post_recv $rwr
+	    }
+	    $qa post_send $swr
+	    set wc [lindex [$scq wait 1] 0]
+	    if {[dict get $wc status] ne "success"} {
+		error "completion $i: [dict get $wc status]"
+	    }
+	    if {$send} {
+		set wc [lindex [$rcq wait 1] 0]
+		if {[dict get $wc status] ne "success"} {
+		    error "receive $i: [dict get $wc status]"
+		}
+	    }
 	}
     }
+    set t0 [clock microseconds]
+    dictLoop $count [expr {${-opcode} eq "send"}] $qa $qb $scqA $rcqB \
+	$swr $rwr
     set secs [expr {([clock microseconds] - $t0) / 1e6}]
 }
 puts [format "verbs-%s %s size %d count %d seconds %.6g msg_rate %.6g mib_per_sec %.6g%s" \
