@@ -425,7 +425,6 @@ VerbsObjRegister(
     objPtr->token = CreateObjectCommand(interp, Tcl_GetString(name), objPtr);
     Tcl_TraceCommand(interp, Tcl_GetString(name), TCL_TRACE_RENAME,
 	    ObjectRenamed, NULL);
-    Tcl_DecrRefCount(name);
     objPtr->refCount = 1;
 
     objPtr->nextLive = statePtr->live;
@@ -443,7 +442,14 @@ VerbsObjRegister(
 	}
 	parent->children = objPtr;
     }
-    Tcl_SetObjResult(interp, VerbsObjName(objPtr));
+
+    /*
+     * A generated name is the command's full name; for a given one, Tcl
+     * tells (it may have spelled it differently, "::a::::b").
+     */
+
+    Tcl_SetObjResult(interp, nameObj == NULL ? name : VerbsObjName(objPtr));
+    Tcl_DecrRefCount(name);
     return TCL_OK;
 }
 
