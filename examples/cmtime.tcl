@@ -25,12 +25,16 @@
 #	The server listens (backlog 0) and, for every connect request, makes
 #	a QP and accepts; when a connection is disconnected it disconnects
 #	it too and destroys its QP and id.  It serves any number of clients,
-#	one after the other or at once, until it is killed, as cmtime's
-#	does; it times nothing.
+#	one after the other or at once, until it is killed; it times
+#	nothing.  (cmtime 44's server runs until killed too, but once the
+#	CQs that all its QPs share are destroyed with the QP they were made
+#	for, the connect requests of the next client fail: "failure
+#	creating qp", and a reject.)
 #
-#	On the wire it is cmtime: an RC QP of one send and one receive of
-#	one SGE each, with CQs librdmacm makes; the client connects with
-#	one RDMA READ in flight each way, retry count RETRIES and RNR retry
+#	Its QPs and CM messages are cmtime's: RC QPs of one send and one
+#	receive of one SGE each (all on one CQ of the device, as cmtime's
+#	all share the CQs librdmacm made for its first); the client connects
+#	with one RDMA READ in flight each way, retry count RETRIES, RNR retry
 #	count 0, and the connect data of rdma_getaddrinfo, if it gives any
 #	(none without ibacm); the server accepts as librdmacm does without
 #	parameters (the client's READ depths, as far as the device allows;
@@ -109,7 +113,7 @@ namespace eval ::cmtime {
     variable total		;# STEP,0 and STEP,1: the step's.
     variable left 0		;# Ids whose event of this step is to come.
     variable retries		;# ID -> resolutions it may still retry.
-    variable pds		;# CONTEXT -> the PD of the QPs on it.
+    variable dev		;# CONTEXT -> {PD CQ}: the QPs' on it.
     variable dst		;# The server's {ADDRESS PORT}.
     variable src {}		;# The -b address, or none.
     variable conn		;# The client's options of connect.
@@ -203,7 +207,7 @@ proc ::cmtime::addrinfo {node passive} {
 
 proc ::cmtime::act {step id} {
     variable opt
-    variable pds
+    variable dev
     variable dst
     variable src
     variable conn
@@ -216,7 +220,8 @@ proc ::cmtime::act {step id} {
 	}
 	resolve_route {$id resolve_route -timeout $ms}
 	create_qp {
-	    $id create_qp $pds([$id cget -context]) -type rc -cap {
+	    lassign $dev([$id cget -context]) pd cq
+	    $id create_qp $pd -send_cq $cq -recv_cq $cq -type rc -cap {
 		max_send_wr 1 max_recv_wr 1 max_send_sge 1 max_recv_sge 1
 	    }
 	}
@@ -226,6 +231,21 @@ proc ::cmtime::act {step id} {
 	    [$id cget -qp] close
 	}
 	destroy {$id close}
+    }
+}
+
+# cmtime::device CONTEXT --
+#	The PD and CQ of the QPs on CONTEXT's device, made once.  cmtime's
+#	QPs are on librdmacm's PD of the device, and all on the CQs
+#	librdmacm made with the first one (rdma_create_qp writes them into
+#	the attributes that cmtime passes again for the next QP), so that
+#	the create qp step makes no CQs but the first.
+
+proc ::cmtime::device {ctx} {
+    variable dev
+    if {![info exists dev($ctx)]} {
+	set dev($ctx) [list [verbs::pd create $ctx] \
+		[verbs::cq create $ctx -cqe 1]]
     }
 }
 
@@ -352,7 +372,7 @@ proc ::cmtime::client {} {
     variable failed
     variable t
     variable total
-    variable pds
+    variable dev
     variable dst
     variable src
     variable conn
@@ -389,11 +409,11 @@ proc ::cmtime::client {} {
     }
     run resolve_addr
     run resolve_route
-    # The PDs first (cmtime's QPs are on librdmacm's PD of the device).
+    # The PD and CQ first, untimed (cmtime's librdmacm made its PD with
+    # the device).
     foreach id $ids {
-	set ctx [$id cget -context]
-	if {$ctx ne "" && ![info exists pds($ctx)]} {
-	    set pds($ctx) [verbs::pd create $ctx]
+	if {![info exists failed($id)]} {
+	    device [$id cget -context]
 	}
     }
     run create_qp
@@ -401,8 +421,8 @@ proc ::cmtime::client {} {
     run disconnect
     run destroy
     $ch close
-    foreach pd [array names pds] {
-	$pds($pd) close
+    foreach ctx [array names dev] {
+	$ctx close	;# What was made on it: the PD, CQ and QPs left.
     }
     report
     if {[array size failed] > 0} {
@@ -415,16 +435,14 @@ proc ::cmtime::client {} {
 #	The channel's notify script on the server.
 
 proc ::cmtime::serverEvent {ev} {
-    variable pds
     set id [dict get $ev id]
     set event [dict get $ev event]
     switch -- $event {
 	connect_request {
-	    set ctx [$id cget -context]
-	    if {![info exists pds($ctx)]} {
-		set pds($ctx) [verbs::pd create $ctx]
-	    }
-	    if {[catch {act create_qp $id} err]} {
+	    if {[catch {
+		device [$id cget -context]
+		act create_qp $id
+	    } err]} {
 		puts stderr "failure creating qp: $err"
 	    } elseif {[catch {$id accept -responder_resources 255 \
 		    -initiator_depth 255 -retry_count 7 -rnr_retry_count 7} \
