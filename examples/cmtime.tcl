@@ -291,18 +291,19 @@ proc ::cmtime::run {step} {
     set total($step,1) [clock microseconds]
 }
 
-# cmtime::ended STEP ID ?FAILED? --
-#	ID's part of STEP ended with an event (and failed).
+# cmtime::ended STEP ID ?ERROR? --
+#	ID's part of STEP ended with an event (an error when ERROR is 1).
 
-proc ::cmtime::ended {step id {failed 0}} {
+proc ::cmtime::ended {step id {error 0}} {
     variable t
     variable left
+    variable failed
     if {![info exists t($step,$id,0)] || [info exists t($step,$id,1)]} {
 	return		;# Not this step's event.
     }
     set t($step,$id,1) [clock microseconds]
-    if {$failed} {
-	set ::cmtime::failed($id) 1
+    if {$error} {
+	set failed($id) 1
     }
     incr left -1
 }
@@ -350,6 +351,7 @@ proc ::cmtime::report {} {
 	if {$step eq "bind" && [dict get $opt bind] eq ""} {
 	    continue
 	}
+	# cmtime's starting values (its 999999999 is 1e9 as a C float).
 	set max 0.0
 	set min 1e9
 	foreach id $ids {
