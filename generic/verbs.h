@@ -151,6 +151,7 @@ struct VerbsState {
 				 * generated ::verbs::obj::TYPEn name. */
     VerbsState *nextState;	/* The states of this thread's interps, */
     VerbsState *prevState;	/* for the exit handler (verbsObj.c). */
+    unsigned long pumps;	/* VerbsCmPump calls so far. */
     Tcl_WideInt work;		/* Objects visited so far by the package's
 				 * walks over objects (the live list, a
 				 * parent's children, a CQ's rdma_cm QPs):
@@ -351,6 +352,9 @@ typedef struct VerbsCmChannel {
     Tcl_Obj *pending;		/* Events read ahead while a $cq wait
 				 * watched for disconnects (a list of
 				 * dicts, delivered first), or NULL. */
+    Tcl_Size pendingNext;	/* The next of them to deliver. */
+    unsigned long pumped;	/* The VerbsCmPump call that read it last
+				 * (VerbsState's pumps). */
 } VerbsCmChannel;
 
 typedef struct VerbsCmJoin VerbsCmJoin;	/* A multicast group joined. */

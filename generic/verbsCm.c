@@ -444,10 +444,10 @@ NewCmId(
 static void
 PutKey(
     Tcl_Obj *dict,
-    const char *key,
+    const char *key,		/* A literal: the thread's shared key. */
     Tcl_Obj *value)
 {
-    Tcl_DictObjPut(NULL, dict, Tcl_NewStringObj(key, -1), value);
+    Tcl_DictObjPut(NULL, dict, VerbsKeyObj(key), value);
 }
 
 static Tcl_Obj *
@@ -456,11 +456,16 @@ EventDict(
 {
     Tcl_Obj *d = Tcl_NewDictObj();
     const void *data = NULL;
+    const VerbsEnum *e;
     uint8_t len = 0;
     int ud = 0;
 
     NoteEvent(ev);
-    PutKey(d, "event", VerbsEnumObj(cmEventNames, ev->event));
+    for (e = cmEventNames; e->name && e->value != ev->event; e++) {
+	/* Empty: the event's name, a shared value like the keys. */
+    }
+    PutKey(d, "event", e->name ? VerbsKeyObj(e->name)
+	    : Tcl_NewIntObj(ev->event));
     PutKey(d, "id", ev->id->context ? VerbsObjName((VerbsObj *)
 	    ev->id->context) : Tcl_NewObj());
     if (ev->listen_id && ev->listen_id->context) {
@@ -595,13 +600,14 @@ CmChannelEvent(
 	 * (the list's reference goes with the list's element).
 	 */
 
-	Tcl_ListObjIndex(NULL, ch->pending, 0, &ev);
+	Tcl_ListObjIndex(NULL, ch->pending, ch->pendingNext++, &ev);
 	*eventPtr = Tcl_DuplicateObj(ev);
-	Tcl_ListObjReplace(NULL, ch->pending, 0, 1, 0, NULL);
 	Tcl_ListObjLength(NULL, ch->pending, &n);
-	if (n == 0) {
+	if (ch->pendingNext >= n) {
+	    /* All delivered (each in turn: no shifting of the rest). */
 	    Tcl_DecrRefCount(ch->pending);
 	    ch->pending = NULL;
+	    ch->pendingNext = 0;
 	}
 	return TCL_OK;
     }
@@ -644,6 +650,7 @@ VerbsCmPump(
 	return;
     }
     statePtr = VerbsGetState(interp);
+    statePtr->pumps++;
     for (hPtr = Tcl_FirstHashEntry(cq->cmQps, &search); hPtr;
 	    hPtr = Tcl_NextHashEntry(&search)) {
 	VerbsQp *q = (VerbsQp *) Tcl_GetHashKey(cq->cmQps, hPtr);
@@ -656,6 +663,10 @@ VerbsCmPump(
 	    continue;
 	}
 	ch = (VerbsCmChannel *) q->cm->obj.parent;
+	if (ch->pumped == statePtr->pumps) {
+	    continue;			/* Another QP's: read already. */
+	}
+	ch->pumped = statePtr->pumps;
 	if (saved == NULL) {
 	    saved = Tcl_SaveInterpState(interp, TCL_OK);
 	}

@@ -409,10 +409,13 @@ VerbsObjRegister(
 	size_t n = isNew ? 0 : (size_t) Tcl_GetHashValue(hPtr);
 
 	do {
+	    char buf[64];
+
 	    statePtr->work++;
 	    Tcl_SetHashValue(hPtr, (ClientData) ++n);
-	    name = Tcl_ObjPrintf("::verbs::obj::%s%lu", objPtr->typePtr->name,
-		    (unsigned long) n);
+	    name = Tcl_NewStringObj(buf, snprintf(buf, sizeof(buf),
+		    "::verbs::obj::%s%lu", objPtr->typePtr->name,
+		    (unsigned long) n));
 	    Tcl_IncrRefCount(name);
 	    if (!Tcl_GetCommandInfo(interp, Tcl_GetString(name), &info)) {
 		break;
