@@ -1,0 +1,135 @@
+#!/bin/sh
+# ctl.sh -- the control-path benchmark, run inside the Soft-RoCE VM by
+# bench/run.sh (make bench, after inside.sh; make bench-ctl alone): for
+# each N, verbs (bench/ctl.tcl), C (bench/ctl.c) and pyverbs
+# (bench/ctl_pyverbs.py) each time N of every operation, one process an
+# implementation and N; then the memory an object costs at one N; then,
+# when examples/cmtime.tcl exists, rdma_cm connections timed by it and by
+# librdmacm's cmtime.  Lines:
+#   IMPL ctl_OP n N usec_per_op X
+#   IMPL mem_OBJ n N bytes_per_obj B
+# (bench/README.md, "Control path", defines each.)  Environment:
+#   BENCH_CTL_NS     the values of N ("10 100 1000 10000")
+#   BENCH_CTL_CAPS   OP:MAX words: OP runs only up to N = MAX
+#                    ("mr_reg_1m:1000": a MiB each, the VM has 2 GiB;
+#                    cm_connect may be capped too)
+#   BENCH_CTL_MEM_N  N of the memory lines (1000)
+#   BENCH_CTL_PROG   the C program (bench/ctl, made by make bench)
+#   BENCH_CTL_TIMEOUT  seconds one process may take (3600)
+#   BENCH_CTL_CMTIME the Tcl cmtime (examples/cmtime.tcl)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+tclsh=${TCLSH:-tclsh}
+ns=${BENCH_CTL_NS:-"10 100 1000 10000"}
+caps=${BENCH_CTL_CAPS:-"mr_reg_1m:1000"}
+mem_n=${BENCH_CTL_MEM_N:-1000}
+prog=${BENCH_CTL_PROG:-$here/ctl}
+limit=${BENCH_CTL_TIMEOUT:-3600}
+g1=$VERBS_GID_INDEX g2=$VERBS_GID_INDEX2
+ops="ctx_open pd cq qp_create qp_to_rts qp_destroy mr_reg_4k mr_dereg
+    mr_reg_1m ah tree_close"
+
+# ctx_open keeps N contexts open, two descriptors each: as many as the
+# kernel allows (fs.nr_open).
+ulimit -n "$(cat /proc/sys/fs/nr_open)" 2>/dev/null || ulimit -n 65536
+
+impls=verbs
+if [ -x "$prog" ]; then
+    impls="$impls c"
+else
+    echo "ctl.sh: no $prog (make bench builds it): no c lines" >&2
+fi
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import pyverbs' 2>/dev/null; then
+    impls="$impls pyverbs"
+else
+    echo "ctl.sh: no pyverbs for /usr/bin/python3: no pyverbs lines" >&2
+fi
+
+# capped OP N: whether BENCH_CTL_CAPS stops OP below N.
+capped() {
+    for cap in $caps; do
+	[ "${cap%%:*}" = "$1" ] && [ "$2" -gt "${cap#*:}" ] && return 0
+    done
+    return 1
+}
+
+# ops_for N: the operations that run at N, separated by commas.
+ops_for() {
+    for op in $ops; do
+	capped $op "$1" || printf '%s,' "$op"
+    done
+}
+
+# run IMPL ARGS...: one process of the implementation.
+run() {
+    impl=$1
+    shift
+    set -- -d rxe0 -x "$g1" -D rxe1 -X "$g2" "$@"
+    case $impl in
+    verbs) timeout "$limit" "$tclsh" "$here/ctl.tcl" "$@" ;;
+    c) timeout "$limit" "$prog" "$@" ;;
+    pyverbs) timeout "$limit" /usr/bin/python3 "$here/ctl_pyverbs.py" "$@" ;;
+    esac
+    rc=$?
+    [ $rc -eq 124 ] && echo "ctl.sh: $impl $* timed out after $limit s" >&2
+    [ $rc -ne 0 ] && echo "ctl.sh: $impl $* exited $rc" >&2
+    return 0
+}
+
+for n in $ns; do
+    list=$(ops_for "$n")
+    for impl in $impls; do
+	run $impl -n "$n" -o "${list%,}"
+    done
+done
+for impl in $impls; do
+    run $impl -n "$mem_n" -mem
+done
+
+# rdma_cm connections: cmtime's client prints a table of its steps
+# ("step  total ms  max ms  min us  us / conn", then one row a step, as
+# "create id    :  0.39  0.22  5.00  38.50"); a connection costs the sum
+# of the "total ms" of the steps from "create id" to "connect" (each step
+# is taken for all connections at once), divided by N.
+cm_usec() {	# cm_usec N <client's output
+    awk -F: -v n="$1" '
+	/^create id *:/ { on = 1 }
+	on && NF >= 2 { split($2, f, " "); sum += f[1] }
+	on && /^connect *:/ { on = 0; done = 1 }
+	END { if (done) printf "%.2f\n", sum * 1000 / n; else exit 1 }'
+}
+
+# cm IMPL N PORT CMD...: a server of CMD bound to rxe1's address, a
+# client from rxe0's; the line.  (cmtime's server does not end by itself.)
+cm() {
+    impl=$1 n=$2 port=$3
+    shift 3
+    "$@" -b "$VERBS_IP1" -c "$n" -p "$port" >/dev/null 2>&1 &
+    server=$!
+    sleep 2
+    out=$(timeout "$limit" "$@" -s "$VERBS_IP1" -b "$VERBS_IP0" -c "$n" \
+	-p "$port" 2>&1)
+    kill $server 2>/dev/null
+    wait $server 2>/dev/null
+    if usec=$(echo "$out" | cm_usec "$n"); then
+	echo "$impl ctl_cm_connect n $n usec_per_op $usec"
+    else
+	echo "ctl.sh: $impl cm_connect n $n failed:" >&2
+	echo "$out" | tail -n 5 >&2
+    fi
+}
+
+cmtime_tcl=${BENCH_CTL_CMTIME:-$here/../examples/cmtime.tcl}
+if [ -f "$cmtime_tcl" ]; then
+    port=18700
+    for n in $ns; do
+	capped cm_connect "$n" && continue
+	for impl in $impls; do
+	    port=$((port + 1))
+	    case $impl in
+	    verbs) cm verbs "$n" $port "$tclsh" "$cmtime_tcl" ;;
+	    c) command -v cmtime >/dev/null && cm c "$n" $port cmtime ;;
+	    esac
+	done
+    done
+fi
