@@ -6,8 +6,9 @@
 #	object, all N alive at once, each loop in a proc of its own as a
 #	script's hot loop would be, and prints one line an operation:
 #	  verbs ctl_OP n N usec_per_op X
-#	With -mem, the resident memory one more object costs instead (VmRSS
-#	growth over N objects divided by N), for OBJ qp, mr, cq and cmid:
+#	With -mem, the resident memory one more object costs instead (the
+#	growth of Rss over N objects divided by N), for OBJ qp, mr, cq and
+#	cmid:
 #	  verbs mem_OBJ n N bytes_per_obj B
 #	OPS (-o) is a list of operation names (commas or blanks), default
 #	all; bench/README.md defines each.  A failed operation's line is
@@ -128,12 +129,22 @@ proc createIds {channel n var} {
     }
 }
 
+# rss: the resident set in KiB, Rss of /proc/self/smaps_rollup, counted
+# from the page tables (VmRSS lags before Linux 6.2: see Rss in ctl.c).
 proc rss {} {
-    set f [open /proc/self/status]
-    set s [read $f]
-    close $f
-    regexp {VmRSS:\s+(\d+)} $s -> kib
-    return $kib
+    foreach {file re} {
+	/proc/self/smaps_rollup {\nRss:\s+(\d+)}
+	/proc/self/status {VmRSS:\s+(\d+)}
+    } {
+	if {![catch {open $file} f]} {
+	    set s [read $f]
+	    close $f
+	    if {[regexp $re $s -> kib]} {
+		return $kib
+	    }
+	}
+    }
+    return -1
 }
 
 proc memReport {obj rss0} {

@@ -10,8 +10,8 @@ an operation:
 
     pyverbs ctl_OP n N usec_per_op X
 
-With -mem, the resident memory one more object costs instead (VmRSS growth
-over N objects divided by N), for OBJ qp, mr, cq and cmid:
+With -mem, the resident memory one more object costs instead (the growth of
+Rss over N objects divided by N), for OBJ qp, mr, cq and cmid:
 
     pyverbs mem_OBJ n N bytes_per_obj B
 
@@ -183,11 +183,18 @@ def create_ids(channel, n, ids):
 
 
 def rss():
-    with open('/proc/self/status') as f:
-        for line in f:
-            if line.startswith('VmRSS:'):
-                return int(line.split()[1])
-    return 0
+    """The resident set in KiB, Rss of /proc/self/smaps_rollup, counted
+    from the page tables (VmRSS lags before Linux 6.2: see Rss in ctl.c)."""
+    for path, key in (('/proc/self/smaps_rollup', 'Rss:'),
+                      ('/proc/self/status', 'VmRSS:')):
+        try:
+            with open(path) as f:
+                for line in f:
+                    if line.startswith(key):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+    return -1
 
 
 def mem(b, ctx):
