@@ -17,6 +17,11 @@
 #   BENCH_CTL_PROG   the C program (bench/ctl, made by make bench)
 #   BENCH_CTL_TIMEOUT  seconds one process may take (3600)
 #   BENCH_CTL_CMTIME the Tcl cmtime (examples/cmtime.tcl)
+#   BENCH_CTL_ROUNDS the rounds (3): each round runs everything, each
+#                    starting with another implementation; with more
+#                    than one the lines of each round go to stderr
+#                    marked "ctl.sh: round R:", and stdout gets one line
+#                    each with the median of the rounds
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tclsh=${TCLSH:-tclsh}
@@ -25,6 +30,7 @@ caps=${BENCH_CTL_CAPS:-"mr_reg_1m:1000"}
 mem_n=${BENCH_CTL_MEM_N:-1000}
 prog=${BENCH_CTL_PROG:-$here/ctl}
 limit=${BENCH_CTL_TIMEOUT:-3600}
+rounds=${BENCH_CTL_ROUNDS:-3}
 g1=$VERBS_GID_INDEX g2=$VERBS_GID_INDEX2
 ops="ctx_open pd cq qp_create qp_to_rts qp_destroy mr_reg_4k mr_dereg
     mr_reg_1m ah tree_close"
@@ -76,16 +82,6 @@ run() {
     return 0
 }
 
-for n in $ns; do
-    list=$(ops_for "$n")
-    for impl in $impls; do
-	run $impl -n "$n" -o "${list%,}"
-    done
-done
-for impl in $impls; do
-    run $impl -n "$mem_n" -mem
-done
-
 # rdma_cm connections: cmtime's client prints a table of its steps
 # ("step  total ms  max ms  min us  us / conn", then one row a step, as
 # "create id    :  0.39  0.22  5.00  38.50"); a connection costs the sum
@@ -119,17 +115,93 @@ cm() {
     fi
 }
 
+# emit ROUND <lines: with one round the lines as they are; with more,
+# each on stderr marked with its round, and kept for the medians.
+emit() {
+    if [ "$rounds" -eq 1 ]; then
+	cat
+    else
+	while IFS= read -r line; do
+	    echo "$line" >>"$tmp/lines"
+	    echo "ctl.sh: round $1: $line" >&2
+	done
+    fi
+}
+
+# medians <lines: one line per implementation, operation and N (in the
+# order they first came) with the median of the rounds' values.
+medians() {
+    awk '
+	{
+	    key = $1 " " $2 " " $3 " " $4 " " $5
+	    if (!(key in cnt)) order[++k] = key
+	    v[key, ++cnt[key]] = $6 + 0
+	}
+	END {
+	    for (i = 1; i <= k; i++) {
+		key = order[i]; m = cnt[key]
+		for (a = 1; a <= m; a++) x[a] = v[key, a]
+		for (a = 2; a <= m; a++) {
+		    t = x[a]
+		    for (b = a - 1; b >= 1 && x[b] > t; b--) x[b + 1] = x[b]
+		    x[b + 1] = t
+		}
+		med = m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
+		split(key, f, " ")
+		printf(f[5] == "bytes_per_obj" ? "%s %.0f\n" : "%s %.2f\n", key, med)
+	    }
+	}'
+}
+
+# rotate K WORDS...: the words, the first K moved to the end.
+rotate() {
+    k=$1
+    shift
+    while [ "$k" -gt 0 ]; do
+	first=$1
+	shift
+	set -- "$@" "$first"
+	k=$((k - 1))
+    done
+    echo "$@"
+}
+
 cmtime_tcl=${BENCH_CTL_CMTIME:-$here/../examples/cmtime.tcl}
-if [ -f "$cmtime_tcl" ]; then
-    port=18700
+[ -f "$cmtime_tcl" ] || cmtime_tcl=
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+nimpls=$(echo $impls | wc -w)
+port=18700
+r=1
+while [ $r -le "$rounds" ]; do
+    # Each round starts with another implementation, so that none is
+    # always the first to run (the first of a boot, the first after the
+    # others' memory is freed).
+    order=$(rotate $(((r - 1) % nimpls)) $impls)
     for n in $ns; do
+	list=$(ops_for "$n")
+	for impl in $order; do
+	    run $impl -n "$n" -o "${list%,}" | emit $r
+	done
+    done
+    for impl in $order; do
+	run $impl -n "$mem_n" -mem | emit $r
+    done
+    for n in $ns; do
+	[ -n "$cmtime_tcl" ] || break
 	capped cm_connect "$n" && continue
-	for impl in $impls; do
+	for impl in $order; do
 	    port=$((port + 1))
 	    case $impl in
-	    verbs) cm verbs "$n" $port "$tclsh" "$cmtime_tcl" ;;
-	    c) command -v cmtime >/dev/null && cm c "$n" $port cmtime ;;
+	    verbs) cm verbs "$n" $port "$tclsh" "$cmtime_tcl" | emit $r ;;
+	    c) command -v cmtime >/dev/null &&
+		cm c "$n" $port cmtime | emit $r ;;
 	    esac
 	done
     done
+    r=$((r + 1))
+done
+if [ "$rounds" -gt 1 ] && [ -s "$tmp/lines" ]; then
+    echo "ctl.sh: the medians of $rounds rounds:" >&2
+    medians <"$tmp/lines"
 fi

@@ -53,4 +53,5 @@ exec "$src/tests/vm/run.sh" -t "${VERBS_VM_TIMEOUT:-$limit}" -- \
     BENCH_CTL_PROG="${BENCH_CTL_PROG:-}" \
     BENCH_CTL_TIMEOUT="${BENCH_CTL_TIMEOUT:-}" \
     BENCH_CTL_CMTIME="${BENCH_CTL_CMTIME:-}" \
+    BENCH_CTL_ROUNDS="${BENCH_CTL_ROUNDS:-}" \
     sh -c 'rc=0; for s; do sh "$s" || rc=$?; done; exit $rc' sh "$@"
