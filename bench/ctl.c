@@ -14,7 +14,8 @@
  *
  *	    c mem_OBJ n N bytes_per_obj B
  *
- *	for OBJ qp, mr, cq and cmid (the last through librdmacm).
+ *	for OBJ qp, mr, cq and cmid (the last through librdmacm), or
+ *	those -o names.
  *	bench/ctl.sh runs it in the Soft-RoCE VM; bench/README.md defines
  *	each operation.  Built by "make bench" (not by "make"):
  *
@@ -893,11 +894,12 @@ MemReport(
  *
  * Mem --
  *
- *	-mem: one QP, MR, CQ and rdma_cm id first (so that what is
- *	measured is what one more costs), then c->n of each in turn, RC QPs
- *	as qp_create makes them, 4 KiB MRs, CQs of CQE entries and ids of
- *	the tcp port space on one event channel; all stay alive until the
- *	end.
+ *	-mem: for each kind of object asked for (-o: qp, mr, cq, cmid; all
+ *	without -o), one made first (so that what is measured is what one
+ *	more costs), then c->n: RC QPs as qp_create makes them, 4 KiB MRs,
+ *	CQs of CQE entries, ids of the tcp port space on one event channel.
+ *	All stay alive until the end.  bench/ctl.sh asks for one kind a
+ *	process, so that none fills the holes another left in the heap.
  *
  * Results:
  *	None.
@@ -941,14 +943,25 @@ Mem(
     init.cap.max_recv_wr = 16;
     init.cap.max_send_sge = 1;
     init.cap.max_recv_sge = 1;
-    qp0 = ibv_create_qp(pd, &init);
-    cq0 = ibv_create_cq(c->ctx, CQE, NULL, NULL, 0);
-    if (qp0 == NULL || cq0 == NULL
-	    || rdma_create_id(ch, &id0, NULL, RDMA_PS_TCP)) {
-	Fail(c, "mem", "the first QP, CQ or id", 0, errno);
-	goto done;
+
+    if (Wanted(c, "qp")) {
+	qp0 = ibv_create_qp(pd, &init);
+	if (qp0 == NULL) {
+	    Fail(c, "mem_qp", "ibv_create_qp", 0, errno);
+	    goto done;
+	}
+	rss0 = Rss();
+	for (nq = 0; nq < c->n; nq++) {
+	    qps[nq] = ibv_create_qp(pd, &init);
+	    if (qps[nq] == NULL) {
+		Fail(c, "mem_qp", "ibv_create_qp", nq, errno);
+		goto done;
+	    }
+	}
+	MemReport(c, "qp", rss0);
     }
-    {
+
+    if (Wanted(c, "mr")) {
 	/* The first MR goes through the same code as the others. */
 	Ctl one = *c;
 
@@ -957,43 +970,46 @@ Mem(
 	    c->failed = 1;
 	    goto done;
 	}
-    }
-
-    rss0 = Rss();
-    for (nq = 0; nq < c->n; nq++) {
-	qps[nq] = ibv_create_qp(pd, &init);
-	if (qps[nq] == NULL) {
-	    Fail(c, "mem_qp", "ibv_create_qp", nq, errno);
+	rss0 = Rss();
+	nm = MrRegister(c, "mem_mr", pd, 4096, mrs, &usec);
+	if (nm < c->n) {
 	    goto done;
 	}
+	MemReport(c, "mr", rss0);
     }
-    MemReport(c, "qp", rss0);
 
-    rss0 = Rss();
-    nm = MrRegister(c, "mem_mr", pd, 4096, mrs, &usec);
-    if (nm < c->n) {
-	goto done;
-    }
-    MemReport(c, "mr", rss0);
-
-    rss0 = Rss();
-    for (nc = 0; nc < c->n; nc++) {
-	cqs[nc] = ibv_create_cq(c->ctx, CQE, NULL, NULL, 0);
-	if (cqs[nc] == NULL) {
-	    Fail(c, "mem_cq", "ibv_create_cq", nc, errno);
+    if (Wanted(c, "cq")) {
+	cq0 = ibv_create_cq(c->ctx, CQE, NULL, NULL, 0);
+	if (cq0 == NULL) {
+	    Fail(c, "mem_cq", "ibv_create_cq", 0, errno);
 	    goto done;
 	}
+	rss0 = Rss();
+	for (nc = 0; nc < c->n; nc++) {
+	    cqs[nc] = ibv_create_cq(c->ctx, CQE, NULL, NULL, 0);
+	    if (cqs[nc] == NULL) {
+		Fail(c, "mem_cq", "ibv_create_cq", nc, errno);
+		goto done;
+	    }
+	}
+	MemReport(c, "cq", rss0);
     }
-    MemReport(c, "cq", rss0);
 
-    rss0 = Rss();
-    for (ni = 0; ni < c->n; ni++) {
-	if (rdma_create_id(ch, &ids[ni], NULL, RDMA_PS_TCP)) {
-	    Fail(c, "mem_cmid", "rdma_create_id", ni, errno);
+    if (Wanted(c, "cmid")) {
+	if (rdma_create_id(ch, &id0, NULL, RDMA_PS_TCP)) {
+	    id0 = NULL;
+	    Fail(c, "mem_cmid", "rdma_create_id", 0, errno);
 	    goto done;
 	}
+	rss0 = Rss();
+	for (ni = 0; ni < c->n; ni++) {
+	    if (rdma_create_id(ch, &ids[ni], NULL, RDMA_PS_TCP)) {
+		Fail(c, "mem_cmid", "rdma_create_id", ni, errno);
+		goto done;
+	    }
+	}
+	MemReport(c, "cmid", rss0);
     }
-    MemReport(c, "cmid", rss0);
 
   done:
     for (i = 0; i < ni; i++) {

@@ -184,8 +184,10 @@ while [ $r -le "$rounds" ]; do
 	    run $impl -n "$n" -o "${list%,}" | emit $r
 	done
     done
-    for impl in $order; do
-	run $impl -n "$mem_n" -mem | emit $r
+    for obj in qp mr cq cmid; do
+	for impl in $order; do
+	    run $impl -n "$mem_n" -mem -o $obj | emit $r
+	done
     done
     for n in $ns; do
 	[ -n "$cmtime_tcl" ] || break

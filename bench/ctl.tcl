@@ -11,7 +11,7 @@
 #	cmid:
 #	  verbs mem_OBJ n N bytes_per_obj B
 #	OPS (-o) is a list of operation names (commas or blanks), default
-#	all; bench/README.md defines each.  A failed operation's line is
+#	all, or with -mem of kinds of objects; bench/README.md defines each.  A failed operation's line is
 #	left out, its error goes to stderr and the exit status is 1.
 
 package require verbs
@@ -175,19 +175,22 @@ $peer close
 if {${-mem}} {
     # One of each first, so that what is measured is what one more costs;
     # everything stays alive until the end.
+    # (-o names the kinds; bench/ctl.sh asks for one a process.)
     set pd [verbs::pd create $ctx]
     set cq [verbs::cq create $ctx -cqe 256]
     set channel [verbs::cm channel]
-    createQps $pd $cq 1 first
-    registerMrs $pd 4096 1 first
-    createCqs $ctx 1 first
-    createIds $channel 1 first
     foreach {obj script} {
-	qp {createQps $pd $cq ${-n} objs}
-	mr {registerMrs $pd 4096 ${-n} objs}
-	cq {createCqs $ctx ${-n} objs}
-	cmid {createIds $channel ${-n} objs}
+	qp {createQps $pd $cq $n objs}
+	mr {registerMrs $pd 4096 $n objs}
+	cq {createCqs $ctx $n objs}
+	cmid {createIds $channel $n objs}
     } {
+	if {![wanted $obj]} {
+	    continue
+	}
+	set n 1
+	eval $script
+	set n ${-n}
 	set rss0 [rss]
 	if {[catch $script msg]} {
 	    fail mem_$obj $msg

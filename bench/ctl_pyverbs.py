@@ -4,6 +4,8 @@
 usage: /usr/bin/python3 bench/ctl_pyverbs.py -n N -d DEV -x GIDIDX
            -D PEERDEV -X PEERGIDIDX [-o OP,OP...] [-mem]
 
+-o names the operations (default all), or with -mem the kinds of objects.
+
 Times N creations (or modifications, destructions) of each kind of object,
 all N alive at once, each loop in a function of its own, and prints one line
 an operation:
@@ -198,21 +200,21 @@ def rss():
 
 
 def mem(b, ctx):
-    """-mem: one of each first, then N of each; all alive until the end."""
+    """-mem: of each kind -o names (all without), one first, then N; all
+    alive until the end (bench/ctl.sh asks for one kind a process)."""
     pd = PD(ctx)
     cq = CQ(ctx, CQE)
     init = qp_init_attr(cq)
     channel = CMEventChannel()
     first = []
-    create_qps(pd, init, 1, first)
-    register_mrs(pd, 4096, 1, first)
-    create_cqs(ctx, 1, first)
-    create_ids(channel, 1, first)
     objs = []
     for obj, func, args in (('qp', create_qps, (pd, init)),
                             ('mr', register_mrs, (pd, 4096)),
                             ('cq', create_cqs, (ctx,)),
                             ('cmid', create_ids, (channel,))):
+        if not b.wanted(obj):
+            continue
+        func(*args, 1, first)
         rss0 = rss()
         try:
             func(*args, b.n, objs)
