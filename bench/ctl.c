@@ -250,135 +250,184 @@ FindDevice(
 }
 
 /*
+ * The makers of the objects of ctx_open, pd, cq and ah, and their
+ * destructors: MakeLoop calls them through these, arg being what the
+ * maker needs besides c (the AH's PD and attributes).
+ */
+
+typedef void *(MakeProc)(Ctl *c, void *arg);
+typedef void (DropProc)(void *obj);
+
+typedef struct {
+    struct ibv_pd *pd;
+    struct ibv_ah_attr attr;
+} AhArgs;
+
+/*
  *----------------------------------------------------------------------
  *
- * CtxOpen --
+ * MakeContext, MakePd, MakeCq, MakeAh, DropContext, DropPd, DropCq,
+ * DropAh --
  *
- *	ctx_open: opens the device c->n times, every context kept open
- *	until the loop ends, then closes them (untimed).
+ *	One object of each operation: a context of the device, a PD or a
+ *	CQ of CQE entries (no channel) on the one context, an AH on arg's
+ *	PD to arg's address; and its destruction.
  *
  * Results:
- *	None.
+ *	The object, or NULL with errno set.
  *
  * Side effects:
- *	Prints the line.
+ *	As said.
  *
  *----------------------------------------------------------------------
  */
 
-static void
-CtxOpen(
-    Ctl *c)
+static void *
+MakeContext(
+    Ctl *c,
+    void *arg)
 {
-    struct ibv_context **ctxs = Table(c);
-    double t0, t1;
-    int i, n = 0;
+    (void) arg;
+    return ibv_open_device(c->dev);
+}
 
-    t0 = Now();
-    for (i = 0; i < c->n; i++) {
-	ctxs[i] = ibv_open_device(c->dev);
-	if (ctxs[i] == NULL) {
-	    Fail(c, "ctx_open", "ibv_open_device", i, errno);
-	    break;
-	}
-	n++;
-    }
-    t1 = Now();
-    if (n == c->n) {
-	Report(c, "ctx_open", t1 - t0);
-    }
-    for (i = 0; i < n; i++) {
-	ibv_close_device(ctxs[i]);
-    }
-    free(ctxs);
+static void *
+MakePd(
+    Ctl *c,
+    void *arg)
+{
+    (void) arg;
+    return ibv_alloc_pd(c->ctx);
+}
+
+static void *
+MakeCq(
+    Ctl *c,
+    void *arg)
+{
+    (void) arg;
+    return ibv_create_cq(c->ctx, CQE, NULL, NULL, 0);
+}
+
+static void *
+MakeAh(
+    Ctl *c,
+    void *arg)
+{
+    AhArgs *a = arg;
+
+    (void) c;
+    return ibv_create_ah(a->pd, &a->attr);
+}
+
+static void
+DropContext(
+    void *obj)
+{
+    ibv_close_device(obj);
+}
+
+static void
+DropPd(
+    void *obj)
+{
+    ibv_dealloc_pd(obj);
+}
+
+static void
+DropCq(
+    void *obj)
+{
+    ibv_destroy_cq(obj);
+}
+
+static void
+DropAh(
+    void *obj)
+{
+    ibv_destroy_ah(obj);
 }
 
 /*
  *----------------------------------------------------------------------
  *
- * Pds --
+ * MakeLoop --
  *
- *	pd: c->n protection domains on the one context, then deallocated
+ *	The timed loop of ctx_open, pd, cq and ah: c->n objects made by
+ *	make, all kept until the loop ends, then destroyed by drop
  *	(untimed).
  *
  * Results:
  *	None.
  *
  * Side effects:
- *	Prints the line.
+ *	Prints op's line, or reports the call that failed.
  *
  *----------------------------------------------------------------------
  */
 
 static void
-Pds(
-    Ctl *c)
+MakeLoop(
+    Ctl *c,
+    const char *op,
+    const char *call,		/* The maker's library call, for Fail. */
+    MakeProc *make,
+    DropProc *drop,
+    void *arg)
 {
-    struct ibv_pd **pds = Table(c);
+    void **objs = Table(c);
     double t0, t1;
     int i, n = 0;
 
     t0 = Now();
     for (i = 0; i < c->n; i++) {
-	pds[i] = ibv_alloc_pd(c->ctx);
-	if (pds[i] == NULL) {
-	    Fail(c, "pd", "ibv_alloc_pd", i, errno);
+	objs[i] = make(c, arg);
+	if (objs[i] == NULL) {
+	    Fail(c, op, call, i, errno);
 	    break;
 	}
 	n++;
     }
     t1 = Now();
     if (n == c->n) {
-	Report(c, "pd", t1 - t0);
+	Report(c, op, t1 - t0);
     }
     for (i = 0; i < n; i++) {
-	ibv_dealloc_pd(pds[i]);
+	drop(objs[i]);
     }
-    free(pds);
+    free(objs);
 }
 
 /*
  *----------------------------------------------------------------------
  *
- * Cqs --
+ * QpInitAttr --
  *
- *	cq: c->n completion queues of CQE entries on the one context, no
- *	completion channel, then destroyed (untimed).
+ *	The attributes of the QPs of qp_create and mem_qp: RC, on cq both
+ *	ways, 16 WRs and 1 SGE each way.
  *
  * Results:
  *	None.
  *
  * Side effects:
- *	Prints the line.
+ *	Fills *init.
  *
  *----------------------------------------------------------------------
  */
 
 static void
-Cqs(
-    Ctl *c)
+QpInitAttr(
+    struct ibv_qp_init_attr *init,
+    struct ibv_cq *cq)
 {
-    struct ibv_cq **cqs = Table(c);
-    double t0, t1;
-    int i, n = 0;
-
-    t0 = Now();
-    for (i = 0; i < c->n; i++) {
-	cqs[i] = ibv_create_cq(c->ctx, CQE, NULL, NULL, 0);
-	if (cqs[i] == NULL) {
-	    Fail(c, "cq", "ibv_create_cq", i, errno);
-	    break;
-	}
-	n++;
-    }
-    t1 = Now();
-    if (n == c->n) {
-	Report(c, "cq", t1 - t0);
-    }
-    for (i = 0; i < n; i++) {
-	ibv_destroy_cq(cqs[i]);
-    }
-    free(cqs);
+    memset(init, 0, sizeof(*init));
+    init->send_cq = cq;
+    init->recv_cq = cq;
+    init->qp_type = IBV_QPT_RC;
+    init->cap.max_send_wr = 16;
+    init->cap.max_recv_wr = 16;
+    init->cap.max_send_sge = 1;
+    init->cap.max_recv_sge = 1;
 }
 
 /*
@@ -481,14 +530,7 @@ Qps(
 	Fail(c, "qp_create", "ibv_alloc_pd or ibv_create_cq", 0, errno);
 	goto done;
     }
-    memset(&init, 0, sizeof(init));
-    init.send_cq = cq;
-    init.recv_cq = cq;
-    init.qp_type = IBV_QPT_RC;
-    init.cap.max_send_wr = 16;
-    init.cap.max_recv_wr = 16;
-    init.cap.max_send_sge = 1;
-    init.cap.max_recv_sge = 1;
+    QpInitAttr(&init, cq);
 
     t0 = Now();
     for (i = 0; i < c->n; i++) {
@@ -699,8 +741,8 @@ Mrs(
  * Ahs --
  *
  *	ah: c->n address handles on one PD of the context to the peer
- *	device's GID (after one made and destroyed untimed), then destroyed
- *	(untimed).
+ *	device's GID, after one made and destroyed untimed (the first AH
+ *	to an address waits for the kernel's neighbour resolution).
  *
  * Results:
  *	None.
@@ -715,52 +757,26 @@ static void
 Ahs(
     Ctl *c)
 {
-    struct ibv_ah **ahs = Table(c);
-    struct ibv_pd *pd = ibv_alloc_pd(c->ctx);
-    struct ibv_ah_attr attr;
-    double t0, t1;
-    int i, n = 0;
+    AhArgs a;
+    void *first;
 
-    if (pd == NULL) {
+    memset(&a, 0, sizeof(a));
+    a.pd = ibv_alloc_pd(c->ctx);
+    if (a.pd == NULL) {
 	Fail(c, "ah", "ibv_alloc_pd", 0, errno);
-	free(ahs);
 	return;
     }
-    memset(&attr, 0, sizeof(attr));
-    attr.is_global = 1;
-    attr.grh.dgid = c->peerGid;
-    attr.grh.sgid_index = c->gidIndex;
-    attr.grh.hop_limit = 1;
-    attr.port_num = PORT;
-
-    /*
-     * One first, untimed: the first AH to an address waits for the
-     * kernel's neighbour resolution.
-     */
-
-    ahs[0] = ibv_create_ah(pd, &attr);
-    if (ahs[0] != NULL) {
-	ibv_destroy_ah(ahs[0]);
+    a.attr.is_global = 1;
+    a.attr.grh.dgid = c->peerGid;
+    a.attr.grh.sgid_index = c->gidIndex;
+    a.attr.grh.hop_limit = 1;
+    a.attr.port_num = PORT;
+    first = MakeAh(c, &a);
+    if (first != NULL) {
+	DropAh(first);
     }
-
-    t0 = Now();
-    for (i = 0; i < c->n; i++) {
-	ahs[i] = ibv_create_ah(pd, &attr);
-	if (ahs[i] == NULL) {
-	    Fail(c, "ah", "ibv_create_ah", i, errno);
-	    break;
-	}
-	n++;
-    }
-    t1 = Now();
-    if (n == c->n) {
-	Report(c, "ah", t1 - t0);
-    }
-    for (i = 0; i < n; i++) {
-	ibv_destroy_ah(ahs[i]);
-    }
-    ibv_dealloc_pd(pd);
-    free(ahs);
+    MakeLoop(c, "ah", "ibv_create_ah", MakeAh, DropAh, &a);
+    ibv_dealloc_pd(a.pd);
 }
 
 /*
@@ -935,14 +951,7 @@ Mem(
 		"rdma_create_event_channel", 0, errno);
 	goto done;
     }
-    memset(&init, 0, sizeof(init));
-    init.send_cq = cq;
-    init.recv_cq = cq;
-    init.qp_type = IBV_QPT_RC;
-    init.cap.max_send_wr = 16;
-    init.cap.max_recv_wr = 16;
-    init.cap.max_send_sge = 1;
-    init.cap.max_recv_sge = 1;
+    QpInitAttr(&init, cq);
 
     if (Wanted(c, "qp")) {
 	qp0 = ibv_create_qp(pd, &init);
@@ -1187,13 +1196,14 @@ main(
 	Mem(&c);
     } else {
 	if (Wanted(&c, "ctx_open")) {
-	    CtxOpen(&c);
+	    MakeLoop(&c, "ctx_open", "ibv_open_device", MakeContext,
+		    DropContext, NULL);
 	}
 	if (Wanted(&c, "pd")) {
-	    Pds(&c);
+	    MakeLoop(&c, "pd", "ibv_alloc_pd", MakePd, DropPd, NULL);
 	}
 	if (Wanted(&c, "cq")) {
-	    Cqs(&c);
+	    MakeLoop(&c, "cq", "ibv_create_cq", MakeCq, DropCq, NULL);
 	}
 	if (Wanted(&c, "qp_create") || Wanted(&c, "qp_to_rts")
 		|| Wanted(&c, "qp_destroy")) {
