@@ -6,6 +6,9 @@
 # sending process's user space (set-up, start-up and teardown cancel out).
 # Every line of the output has the same shape:
 #   IMPL OPCODE size S instr_per_msg I count N depth D signal G post_list P
+# and the lines of verbs end in "tcl VERSION", the patchlevel of TCLSH
+# (make bench-cpu passes the build's: in build/tcl9-ext, say, Tcl 9.0's;
+# a tclsh that is a wrapper script is followed into the program it runs).
 # and each shape (the bursts', the one-at-a-time loops', the windowed
 # loops') has a perftest line beside it run with the same D, G and P.
 # BENCH_CPU_COUNT (N, default 208, a multiple of 16) and BENCH_SIZES set the runs.
@@ -23,9 +26,13 @@ tmp=$(mktemp -d)
 
 # instr CMD...: the instructions callgrind counted in CMD (its own process).
 instr() {
-    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$@" \
+    # Every process's count, summed: a wrapper's shell before its exec
+    # counts the same in both runs, and cancels out.
+    valgrind --tool=callgrind --trace-children=yes \
+	--callgrind-out-file="$tmp/cg.%p.out" "$@" \
 	>"$tmp/out" 2>"$tmp/err" || { cat "$tmp/out" "$tmp/err" >&2; echo 0; return; }
-    sed -n 's/^==[0-9]*== Collected : \([0-9]*\).*/\1/p' "$tmp/err"
+    sed -n 's/^==[0-9]*== Collected : \([0-9]*\).*/\1/p' "$tmp/err" |
+	awk '{sum += $1} END {print sum + 0}'
 }
 
 # per IMPL OPCODE SIZE "D G P" CMD-with-@N@: run CMD with N and 2N, print
@@ -68,9 +75,10 @@ perftest_per() {	# perftest_per OPCODE SIZE "D G P"
 
 # tcl MODE OPCODE SIZE "D G P", py FLAG ...: the lines of verbs_bench.tcl
 # and pyverbs_write.py.
+tclver=$(echo 'puts [info patchlevel]' | "$tclsh")
 tcl() {
     per verbs-$1 $2 $3 "$4" "$tclsh" "$here/verbs_bench.tcl" -mode $1 \
-	-opcode $2 -size $3 -count @N@ rxe0 $g1 rxe1 $g2
+	-opcode $2 -size $3 -count @N@ rxe0 $g1 rxe1 $g2 | sed "s/\$/ tcl $tclver/"
 }
 py() {
     per pyverbs${1:+-${1#--}} $2 $3 "$4" /usr/bin/python3 \

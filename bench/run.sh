@@ -43,7 +43,7 @@ for s in $scripts; do
 done
 # The scripts one after the other; the status is the last failure's.
 exec "$src/tests/vm/run.sh" -t "${VERBS_VM_TIMEOUT:-$limit}" -- \
-    env TCLLIBPATH="$(pwd)" \
+    env TCLLIBPATH="$(pwd)" TCLSH="${TCLSH:-tclsh}" \
     BENCH_SIZES="$BENCH_SIZES" BENCH_COUNT="${BENCH_COUNT:-20000}" \
     BENCH_LOOP_COUNT="${BENCH_LOOP_COUNT:-2000}" \
     BENCH_CPU_COUNT="${BENCH_CPU_COUNT:-208}" \
