@@ -756,6 +756,8 @@ MODULE_SCOPE int	VerbsImportArgs(Tcl_Interp *interp, int objc,
  */
 
 MODULE_SCOPE Tcl_Obj *	VerbsEnumObj(const VerbsEnum *table, uint64_t value);
+MODULE_SCOPE Tcl_Obj *	VerbsEnumShared(const VerbsEnum *table,
+			    uint64_t value);
 MODULE_SCOPE Tcl_Obj *	VerbsFlagsObj(const VerbsEnum *table, uint64_t value);
 MODULE_SCOPE int	VerbsGetEnum(Tcl_Interp *interp, const VerbsEnum *table,
 			    const char *key, Tcl_Obj *valueObj,

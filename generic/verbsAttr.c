@@ -203,6 +203,26 @@ VerbsEnumObj(
     return Tcl_NewWideIntObj((Tcl_WideInt) value);
 }
 
+/*
+ * VerbsEnumShared: the same name as the thread's shared value (the key
+ * object of the name, VerbsKeyObj), for a value that goes straight into a
+ * list or dict made often (completions, events): no new string each time.
+ * Its caller must not free it without having taken a reference.
+ */
+
+Tcl_Obj *
+VerbsEnumShared(
+    const VerbsEnum *table,
+    uint64_t value)
+{
+    for (; table->name; table++) {
+	if (table->value == value) {
+	    return VerbsKeyObj(table->name);
+	}
+    }
+    return Tcl_NewWideIntObj((Tcl_WideInt) value);
+}
+
 Tcl_Obj *
 VerbsFlagsObj(
     const VerbsEnum *table,

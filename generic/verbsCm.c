@@ -456,16 +456,11 @@ EventDict(
 {
     Tcl_Obj *d = Tcl_NewDictObj();
     const void *data = NULL;
-    const VerbsEnum *e;
     uint8_t len = 0;
     int ud = 0;
 
     NoteEvent(ev);
-    for (e = cmEventNames; e->name && e->value != ev->event; e++) {
-	/* Empty: the event's name, a shared value like the keys. */
-    }
-    PutKey(d, "event", e->name ? VerbsKeyObj(e->name)
-	    : Tcl_NewIntObj(ev->event));
+    PutKey(d, "event", VerbsEnumShared(cmEventNames, ev->event));
     PutKey(d, "id", ev->id->context ? VerbsObjName((VerbsObj *)
 	    ev->id->context) : Tcl_NewObj());
     if (ev->listen_id && ev->listen_id->context) {

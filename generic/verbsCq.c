@@ -591,15 +591,8 @@ AppendFields(
 		v = Tcl_NewObj();
 	    }
 	} else if (f->kind == VF_ENUM) {
-	    const VerbsEnum *e = (const VerbsEnum *) f->table;
-	    unsigned value = *(const unsigned *) ((const char *) wc
-		    + f->offset);
-
-	    for (; e->name && e->value != value; e++) {
-		/* Empty. */
-	    }
-	    v = e->name ? VerbsKeyObj(e->name)
-		    : Tcl_NewWideIntObj((Tcl_WideInt) value);
+	    v = VerbsEnumShared((const VerbsEnum *) f->table,
+		    *(const unsigned *) ((const char *) wc + f->offset));
 	} else {
 	    VerbsFieldGet(NULL, f, wc, NULL, &v);
 	}
@@ -766,7 +759,7 @@ PollEx(
 /*
  *----------------------------------------------------------------------
  *
- * SameWc, SharedName, WcDict --
+ * SameWc, WcDict --
  *
  *	The dict of a completion of a plain CQ, with the keys of
  *	verbsWcStruct in its order.  Made cheaply: the keys are the
@@ -803,18 +796,6 @@ SameWc(
 }
 
 static Tcl_Obj *
-SharedName(
-    const VerbsEnum *e,
-    unsigned value)
-{
-    for (; e->name && e->value != value; e++) {
-	/* Empty. */
-    }
-    return e->name ? VerbsKeyObj(e->name)
-	    : Tcl_NewWideIntObj((Tcl_WideInt) value);
-}
-
-static Tcl_Obj *
 WcDict(
     VerbsCq *c,
     const struct ibv_wc *wc)
@@ -840,8 +821,10 @@ WcDict(
 #define NUM(v) ((v) == 0 ? zero : Tcl_NewWideIntObj((Tcl_WideInt) (v)))
     d = Tcl_NewDictObj();
     Tcl_DictObjPut(NULL, d, k[0], VerbsU64Obj(wc->wr_id));
-    Tcl_DictObjPut(NULL, d, k[1], SharedName(verbsWcStatus, wc->status));
-    Tcl_DictObjPut(NULL, d, k[2], SharedName(verbsWcOpcode, wc->opcode));
+    Tcl_DictObjPut(NULL, d, k[1],
+	    VerbsEnumShared(verbsWcStatus, wc->status));
+    Tcl_DictObjPut(NULL, d, k[2],
+	    VerbsEnumShared(verbsWcOpcode, wc->opcode));
     Tcl_DictObjPut(NULL, d, k[3], NUM(wc->vendor_err));
     Tcl_DictObjPut(NULL, d, k[4], NUM(wc->byte_len));
     Tcl_DictObjPut(NULL, d, k[5], NUM(ntohl(wc->imm_data)));
