@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /*
  * ------------------------------------------------------------------------
@@ -664,6 +665,102 @@ ContextWait(
 }
 
 /*
+ * The devices as ibv_get_device_list last listed them, kept between calls:
+ * listing reads netlink and sysfs (tens of system calls, 35,000
+ * instructions), which [verbs::context open] would otherwise pay on every
+ * open.  Each entry keeps what stat said of the device's sysfs directory
+ * (ibdev_path) when it was listed.  A device removed and added again
+ * under the same name has a new directory, so another inode or time: the
+ * identity libibverbs itself compares to tell a device from its successor
+ * (its modification time, when it reads sysfs).  Process-wide, under
+ * devicesMutex; the list is never freed (libibverbs keeps its own).
+ */
+
+typedef struct KnownEntry {
+    struct ibv_device *dev;
+    struct stat st;		/* Of dev->ibdev_path when listed. */
+} KnownEntry;
+
+static struct ibv_device **knownList;	/* As listed, or NULL. */
+static KnownEntry *known;
+static int knownCount;
+TCL_DECLARE_MUTEX(devicesMutex)
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * ReadDevices, KnownDevice --
+ *
+ *	ReadDevices lists the devices again (ibv_get_device_list) and keeps
+ *	the list.  KnownDevice finds a device of the list by name, if its
+ *	sysfs directory is still the one listed.  Both are called with
+ *	devicesMutex held.
+ *
+ * Results:
+ *	ReadDevices: 0, or the errno of a failed listing (a kernel without
+ *	uverbs lists no device, and that is no error).  KnownDevice: the
+ *	device, or NULL.
+ *
+ * Side effects:
+ *	ReadDevices frees the previous list.
+ *
+ *----------------------------------------------------------------------
+ */
+
+static int
+ReadDevices(void)
+{
+    struct ibv_device **list;
+    int i, n;
+
+    list = ibv_get_device_list(&n);
+    if (list == NULL) {
+	if (errno != ENOSYS && errno != ENOENT) {
+	    return errno;
+	}
+	n = 0;
+    }
+    if (knownList != NULL) {
+	ibv_free_device_list(knownList);
+    }
+    if (known != NULL) {
+	ckfree(known);
+    }
+    knownList = list;
+    knownCount = n;
+    known = (KnownEntry *) ckalloc(sizeof(KnownEntry) * (n ? n : 1));
+    for (i = 0; i < n; i++) {
+	known[i].dev = list[i];
+	if (stat(list[i]->ibdev_path, &known[i].st) != 0) {
+	    memset(&known[i].st, 0, sizeof(known[i].st));
+	}
+    }
+    return 0;
+}
+
+static struct ibv_device *
+KnownDevice(
+    const char *name)
+{
+    struct stat st;
+    int i;
+
+    for (i = 0; i < knownCount; i++) {
+	if (strcmp(ibv_get_device_name(known[i].dev), name) == 0) {
+	    break;
+	}
+    }
+    if (i == knownCount || stat(known[i].dev->ibdev_path, &st) != 0
+	    || st.st_ino != known[i].st.st_ino
+	    || st.st_dev != known[i].st.st_dev
+	    || st.st_mtim.tv_sec != known[i].st.st_mtim.tv_sec
+	    || st.st_mtim.tv_nsec != known[i].st.st_mtim.tv_nsec) {
+	return NULL;
+    }
+    return known[i].dev;
+}
+
+/*
  *----------------------------------------------------------------------
  *
  * VerbsDevicesCmd --
@@ -696,9 +793,8 @@ VerbsDevicesCmd(
 	VERBS_FIELD_END
     };
     DevicesArgs args = {0};
-    struct ibv_device **list;
     Tcl_Obj *result;
-    int i, n;
+    int i, err;
 
     if (objc > 2) {
 	return VerbsUsageError(interp, 1, objv, "", options);
@@ -706,36 +802,33 @@ VerbsDevicesCmd(
     if (VerbsParseOptions(interp, objc, objv, 1, options, &args) != TCL_OK) {
 	return TCL_ERROR;
     }
-    list = ibv_get_device_list(&n);
-    if (list == NULL) {
-	/* No uverbs support at all in the kernel: that is "no devices". */
-	if (errno == ENOSYS || errno == ENOENT) {
-	    Tcl_ResetResult(interp);
-	    return TCL_OK;
-	}
-	return VerbsSysError(interp, "ibv_get_device_list", NULL, NULL, errno);
+    Tcl_MutexLock(&devicesMutex);
+    if ((err = ReadDevices()) != 0) {
+	Tcl_MutexUnlock(&devicesMutex);
+	return VerbsSysError(interp, "ibv_get_device_list", NULL, NULL, err);
     }
     result = Tcl_NewObj();
-    for (i = 0; i < n; i++) {
-	Tcl_Obj *v = Tcl_NewStringObj(ibv_get_device_name(list[i]), -1);
+    for (i = 0; i < knownCount; i++) {
+	struct ibv_device *dev = known[i].dev;
+	Tcl_Obj *v = Tcl_NewStringObj(ibv_get_device_name(dev), -1);
 
 	if (args.details) {
 	    Tcl_Obj *d = Tcl_NewDictObj();
 
 	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("name", -1), v);
 	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("node_guid", -1),
-		    VerbsGuidObj(ibv_get_device_guid(list[i])));
+		    VerbsGuidObj(ibv_get_device_guid(dev)));
 	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("node_type", -1),
-		    VerbsEnumObj(verbsNodeType, list[i]->node_type));
+		    VerbsEnumObj(verbsNodeType, dev->node_type));
 	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("transport_type", -1),
-		    VerbsEnumObj(verbsTransportType, list[i]->transport_type));
+		    VerbsEnumObj(verbsTransportType, dev->transport_type));
 	    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("ibdev_path", -1),
-		    Tcl_NewStringObj(list[i]->ibdev_path, -1));
+		    Tcl_NewStringObj(dev->ibdev_path, -1));
 	    v = d;
 	}
 	Tcl_ListObjAppendElement(NULL, result, v);
     }
-    ibv_free_device_list(list);
+    Tcl_MutexUnlock(&devicesMutex);
     Tcl_SetObjResult(interp, result);
     return TCL_OK;
 }
@@ -896,7 +989,10 @@ ContextOpenCmd(
  *
  *	The device named name, opened by openProc (OpenPlain:
  *	ibv_open_device; a provider's constructor gives its own, which sets
- *	its own error); "no RDMA device named ..." when there is none.
+ *	its own error); "no RDMA device named ..." when there is none.  The
+ *	device is looked up in the list kept between calls (KnownDevice),
+ *	read again when the name is not in it or no longer names the device
+ *	listed, and once more when the device listed fails to open.
  *
  * Results:
  *	A standard Tcl result; the open context in *ctxPtr.
@@ -930,33 +1026,46 @@ VerbsOpenDevice(
     void *clientData,
     struct ibv_context **ctxPtr)
 {
-    struct ibv_device **list;
-    int i, n, result;
+    struct ibv_device *dev;
+    int fresh = 0, err, result;
 
-    list = ibv_get_device_list(&n);
-    if (list == NULL) {
-	if (errno != ENOSYS && errno != ENOENT) {
-	    return VerbsSysError(interp, "ibv_get_device_list", NULL, NULL,
-		    errno);
+    Tcl_MutexLock(&devicesMutex);
+    while (1) {
+	dev = KnownDevice(name);
+	if (dev == NULL && !fresh) {
+	    /* Not listed, or no longer the device listed: read again. */
+	    fresh = 1;
+	    if ((err = ReadDevices()) != 0) {
+		Tcl_MutexUnlock(&devicesMutex);
+		return VerbsSysError(interp, "ibv_get_device_list", NULL, NULL,
+			err);
+	    }
+	    continue;
 	}
-	n = 0;
-    }
-    for (i = 0; i < n; i++) {
-	if (strcmp(ibv_get_device_name(list[i]), name) == 0) {
+	if (dev == NULL) {
+	    Tcl_MutexUnlock(&devicesMutex);
+	    Tcl_SetObjResult(interp, Tcl_ObjPrintf(
+		    "no RDMA device named \"%s\"", name));
+	    Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", "device", name, NULL);
+	    return TCL_ERROR;
+	}
+	result = openProc(interp, dev, clientData, ctxPtr);
+	if (result == TCL_OK || fresh) {
 	    break;
 	}
-    }
-    if (i == n) {
-	if (list) {
-	    ibv_free_device_list(list);
+
+	/*
+	 * The device checked out but did not open: it may have gone
+	 * between the check and the open.  Once more with a fresh list.
+	 */
+
+	fresh = 1;
+	if (ReadDevices() != 0) {
+	    break;
 	}
-	Tcl_SetObjResult(interp, Tcl_ObjPrintf(
-		"no RDMA device named \"%s\"", name));
-	Tcl_SetErrorCode(interp, "VERBS", "LOOKUP", "device", name, NULL);
-	return TCL_ERROR;
+	Tcl_ResetResult(interp);
     }
-    result = openProc(interp, list[i], clientData, ctxPtr);
-    ibv_free_device_list(list);
+    Tcl_MutexUnlock(&devicesMutex);
     return result;
 }
 
