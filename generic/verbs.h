@@ -136,6 +136,9 @@ struct VerbsObj {
     int deleting;		/* The command's delete proc is running. */
     Tcl_Obj *notifyScript;	/* [$obj notify] callback, or NULL. */
     int notifyFd;		/* The fd its file handler watches. */
+    Tcl_Obj *nameObj;		/* The command's full name (referenced),
+				 * kept until it is renamed or deleted;
+				 * NULL when not known. */
 };
 
 /*
@@ -149,6 +152,8 @@ struct VerbsState {
 				 * its context object (verbsCm.c). */
     Tcl_HashTable counters;	/* VerbsType * -> last number used in a
 				 * generated ::verbs::obj::TYPEn name. */
+    Tcl_Namespace *objNs;	/* ::verbs::obj as VerbsObjNamespace made
+				 * it, or NULL (not made yet, or deleted). */
     VerbsState *nextState;	/* The states of this thread's interps, */
     VerbsState *prevState;	/* for the exit handler (verbsObj.c). */
     unsigned long pumps;	/* VerbsCmPump calls so far. */
@@ -457,6 +462,7 @@ MODULE_SCOPE VerbsObj *	VerbsObjGet(Tcl_Interp *interp, Tcl_Obj *nameObj,
 			    const VerbsType *typePtr);
 MODULE_SCOPE VerbsObj *	VerbsObjFind(Tcl_Interp *interp, Tcl_Obj *nameObj);
 MODULE_SCOPE Tcl_Obj *	VerbsObjName(VerbsObj *objPtr);
+MODULE_SCOPE Tcl_Obj *	VerbsObjNameShared(VerbsObj *objPtr);
 
 /*
  * Parsed forms cached in Tcl values (verbsCache.c).
@@ -1096,6 +1102,7 @@ MODULE_SCOPE int	VerbsDmabufChannel(Tcl_Interp *interp,
 
 typedef int (VerbsOpenProc)(Tcl_Interp *interp, struct ibv_device *dev,
 	void *clientData, struct ibv_context **ctxPtr);
+MODULE_SCOPE Tcl_Namespace *VerbsObjNamespace(Tcl_Interp *interp);
 MODULE_SCOPE int	VerbsOpenDevice(Tcl_Interp *interp, const char *name,
 			    VerbsOpenProc *openProc, void *clientData,
 			    struct ibv_context **ctxPtr);

@@ -1022,11 +1022,12 @@ VerbsFieldGet(
 	v = VerbsStructToDict((const VerbsStruct *) f->table, p);
 	break;
     case VF_OBJ:
-	v = *(VerbsObj *const *) p ? VerbsObjName(*(VerbsObj *const *) p)
-		: Tcl_NewObj();
+	v = *(VerbsObj *const *) p
+		? VerbsObjNameShared(*(VerbsObj *const *) p) : Tcl_NewObj();
 	break;
     case VF_PARENT:
-	v = objPtr->parent ? VerbsObjName(objPtr->parent) : Tcl_NewObj();
+	v = objPtr->parent ? VerbsObjNameShared(objPtr->parent)
+		: Tcl_NewObj();
 	break;
     case VF_TYPE:
 	v = Tcl_NewStringObj(objPtr->typePtr->name, -1);

@@ -461,10 +461,10 @@ EventDict(
 
     NoteEvent(ev);
     PutKey(d, "event", VerbsEnumShared(cmEventNames, ev->event));
-    PutKey(d, "id", ev->id->context ? VerbsObjName((VerbsObj *)
+    PutKey(d, "id", ev->id->context ? VerbsObjNameShared((VerbsObj *)
 	    ev->id->context) : Tcl_NewObj());
     if (ev->listen_id && ev->listen_id->context) {
-	PutKey(d, "listen_id", VerbsObjName((VerbsObj *)
+	PutKey(d, "listen_id", VerbsObjNameShared((VerbsObj *)
 		ev->listen_id->context));
     }
     PutKey(d, "status", Tcl_NewIntObj(ev->status));
@@ -823,7 +823,8 @@ CmIdQp(
     struct rdma_cm_id *id = ((VerbsCmId *) objPtr)->id;
 
     *valuePtr = (id->qp && id->qp->qp_context)
-	    ? VerbsObjName((VerbsObj *) id->qp->qp_context) : Tcl_NewObj();
+	    ? VerbsObjNameShared((VerbsObj *) id->qp->qp_context)
+	    : Tcl_NewObj();
     return TCL_OK;
 }
 

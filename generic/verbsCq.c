@@ -1344,7 +1344,7 @@ ChannelEvent(
 	return VerbsSysError(interp, "ibv_get_cq_event", objPtr, NULL, errno);
     }
     ibv_ack_cq_events(cq, 1);
-    *eventPtr = VerbsObjName((VerbsObj *) cqContext);
+    *eventPtr = VerbsObjNameShared((VerbsObj *) cqContext);
     return TCL_OK;
 }
 

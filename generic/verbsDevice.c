@@ -583,20 +583,20 @@ ContextEvent(
     switch (ev.event_type) {
     case IBV_EVENT_CQ_ERR:
 	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("cq", -1),
-		VerbsObjName((VerbsObj *) ev.element.cq->cq_context));
+		VerbsObjNameShared((VerbsObj *) ev.element.cq->cq_context));
 	break;
     case IBV_EVENT_QP_FATAL: case IBV_EVENT_QP_REQ_ERR:
     case IBV_EVENT_QP_ACCESS_ERR: case IBV_EVENT_COMM_EST:
     case IBV_EVENT_SQ_DRAINED: case IBV_EVENT_PATH_MIG:
     case IBV_EVENT_PATH_MIG_ERR: case IBV_EVENT_QP_LAST_WQE_REACHED:
 	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("qp", -1),
-		VerbsObjName((VerbsObj *) ev.element.qp->qp_context));
+		VerbsObjNameShared((VerbsObj *) ev.element.qp->qp_context));
 	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("qp_num", -1),
 		Tcl_NewWideIntObj(ev.element.qp->qp_num));
 	break;
     case IBV_EVENT_SRQ_ERR: case IBV_EVENT_SRQ_LIMIT_REACHED:
 	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("srq", -1),
-		VerbsObjName((VerbsObj *) ev.element.srq->srq_context));
+		VerbsObjNameShared((VerbsObj *) ev.element.srq->srq_context));
 	break;
     case IBV_EVENT_WQ_FATAL:
 	Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("wq_handle", -1),

@@ -149,8 +149,7 @@ Verbs_Init(
     }
     VerbsStateInit(interp);
     verbsNs = Tcl_CreateNamespace(interp, "::verbs", NULL, NULL);
-    if (verbsNs == NULL || Tcl_CreateNamespace(interp, "::verbs::obj", NULL,
-	    NULL) == NULL) {
+    if (verbsNs == NULL || VerbsObjNamespace(interp) == NULL) {
 	return TCL_ERROR;
     }
     for (t = verbsTypes; *t; t++) {

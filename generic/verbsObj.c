@@ -13,6 +13,7 @@
 #include <string.h>
 
 #define STATE_KEY "verbs"
+#define OBJ_NS "::verbs::obj"		/* Where generated names live. */
 
 /*
  * An object command may be called from its own delete proc (a child's
@@ -54,6 +55,9 @@ static int exitHandler;		/* The process exit handler is registered;
 				 * read and set under exitMutex. */
 TCL_DECLARE_MUTEX(exitMutex)
 static Tcl_CommandTraceProc	ObjectRenamed;
+static Tcl_NamespaceDeleteProc	ObjNamespaceDeleted;
+static void		ForgetName(VerbsObj *objPtr);
+static int		GeneratedName(char *buf, const char *type, size_t n);
 
 /*
  *----------------------------------------------------------------------
@@ -346,6 +350,82 @@ VerbsObjNew(
 /*
  *----------------------------------------------------------------------
  *
+ * VerbsObjNamespace, ObjNamespaceDeleted --
+ *
+ *	The namespace of generated names, made with a delete proc that
+ *	forgets it, so that the state can keep it (a script may delete
+ *	it; it is made again when next needed).  When a script made it
+ *	first, it is found each time instead.
+ *
+ * Results:
+ *	The namespace, or NULL with an error in the interpreter.
+ *
+ * Side effects:
+ *	May create the namespace.
+ *
+ *----------------------------------------------------------------------
+ */
+
+Tcl_Namespace *
+VerbsObjNamespace(
+    Tcl_Interp *interp)
+{
+    VerbsState *statePtr = VerbsGetState(interp);
+    Tcl_Namespace *nsPtr;
+
+    if (statePtr->objNs != NULL) {
+	return statePtr->objNs;
+    }
+    nsPtr = Tcl_FindNamespace(interp, OBJ_NS, NULL, TCL_GLOBAL_ONLY);
+    if (nsPtr != NULL) {
+	return nsPtr;
+    }
+    statePtr->objNs = Tcl_CreateNamespace(interp, OBJ_NS, statePtr,
+	    ObjNamespaceDeleted);
+    return statePtr->objNs;
+}
+
+static void
+ObjNamespaceDeleted(
+    ClientData clientData)
+{
+    ((VerbsState *) clientData)->objNs = NULL;
+}
+
+/*
+ * GeneratedName --
+ *	Write OBJ_NS::TYPEn into buf (room for OBJ_NS, "::", the type name
+ *	and 20 digits) and return its length: by hand, since snprintf
+ *	costs more than the rest of making the name.
+ */
+
+static int
+GeneratedName(
+    char *buf,
+    const char *type,
+    size_t n)
+{
+    char digits[24];
+    int len = sizeof(OBJ_NS "::") - 1, nd = 0;
+
+    memcpy(buf, OBJ_NS "::", len);
+    while (*type) {
+	buf[len++] = *type++;
+    }
+    do {
+	digits[nd++] = (char) ('0' + n % 10);
+	n /= 10;
+    } while (n);
+    while (nd) {
+	buf[len++] = digits[--nd];
+    }
+    buf[len] = '\0';
+    return len;
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
  * VerbsObjRegister --
  *
  *	Give a freshly created object its command and its place in the
@@ -376,6 +456,7 @@ VerbsObjRegister(
     VerbsState *statePtr = VerbsGetState(interp);
     Tcl_Obj *name;
     Tcl_CmdInfo info;
+    char buf[sizeof(OBJ_NS "::") + 64];
 
     if (nameObj != NULL) {
 	const char *given = Tcl_GetString(nameObj);
@@ -403,31 +484,32 @@ VerbsObjRegister(
 	    return TCL_ERROR;
 	}
     } else {
-	int isNew;
+	int isNew, len;
 	Tcl_HashEntry *hPtr = Tcl_CreateHashEntry(&statePtr->counters,
 		(char *) objPtr->typePtr, &isNew);
 	size_t n = isNew ? 0 : (size_t) Tcl_GetHashValue(hPtr);
+	Tcl_Namespace *nsPtr = VerbsObjNamespace(interp);
+
+	/*
+	 * The next number whose name is free: looked up by its tail in the
+	 * namespace (a qualified name would be parsed again each time).
+	 */
 
 	do {
-	    char buf[64];
-
 	    statePtr->work++;
 	    Tcl_SetHashValue(hPtr, (ClientData) ++n);
-	    name = Tcl_NewStringObj(buf, snprintf(buf, sizeof(buf),
-		    "::verbs::obj::%s%lu", objPtr->typePtr->name,
-		    (unsigned long) n));
-	    Tcl_IncrRefCount(name);
-	    if (!Tcl_GetCommandInfo(interp, Tcl_GetString(name), &info)) {
-		break;
-	    }
-	    Tcl_DecrRefCount(name);
-	} while (1);
+	    len = GeneratedName(buf, objPtr->typePtr->name, n);
+	} while (nsPtr != NULL ? Tcl_FindCommand(interp,
+		buf + sizeof(OBJ_NS "::") - 1, nsPtr, TCL_NAMESPACE_ONLY)
+		!= NULL : Tcl_GetCommandInfo(interp, buf, &info));
+	name = Tcl_NewStringObj(buf, len);
+	Tcl_IncrRefCount(name);
     }
 
     objPtr->statePtr = statePtr;
     objPtr->token = CreateObjectCommand(interp, Tcl_GetString(name), objPtr);
     Tcl_TraceCommand(interp, Tcl_GetString(name), TCL_TRACE_RENAME,
-	    ObjectRenamed, NULL);
+	    ObjectRenamed, objPtr);
     objPtr->refCount = 1;
 
     objPtr->nextLive = statePtr->live;
@@ -451,8 +533,12 @@ VerbsObjRegister(
      * tells (it may have spelled it differently, "::a::::b").
      */
 
-    Tcl_SetObjResult(interp, nameObj == NULL ? name : VerbsObjName(objPtr));
-    Tcl_DecrRefCount(name);
+    if (nameObj == NULL) {
+	objPtr->nameObj = name;		/* Our reference, kept. */
+    } else {
+	Tcl_DecrRefCount(name);
+    }
+    Tcl_SetObjResult(interp, VerbsObjNameShared(objPtr));
     return TCL_OK;
 }
 
@@ -710,25 +796,27 @@ VerbsObjUnhold(
  * ObjectRenamed --
  *
  *	Rename trace of every object command: the old name no longer
- *	means the object, so the handles cached under it are void.
+ *	means the object, so the handles cached under it are void, and so
+ *	is the name the object keeps.
  *
  * Results:
  *	None.
  *
  * Side effects:
- *	Moves the cache epoch on (verbsCache.c).
+ *	Moves the cache epoch on (verbsCache.c); forgets the name.
  *
  *----------------------------------------------------------------------
  */
 
 static void
 ObjectRenamed(
-    ClientData clientData VERBS_UNUSED,
+    ClientData clientData,
     Tcl_Interp *interp VERBS_UNUSED,
     const char *oldName VERBS_UNUSED,
     const char *newName VERBS_UNUSED,
     int flags VERBS_UNUSED)
 {
+    ForgetName((VerbsObj *) clientData);
     VerbsEpochBump();
 }
 
@@ -760,6 +848,7 @@ ObjectDeleted(
 
     objPtr->deleting = 1;
     objPtr->token = NULL;
+    ForgetName(objPtr);
     VerbsEpochBump();
     if (statePtr) {
 	if (objPtr->prevLive) {
@@ -945,29 +1034,58 @@ ObjectCall(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsObjName --
+ * VerbsObjName, VerbsObjNameShared, ForgetName --
  *
- *	The fully qualified name of an object's command.
+ *	The fully qualified name of an object's command.  The name is made
+ *	once (Tcl_GetCommandFullName costs thousands of instructions) and
+ *	kept until the command is renamed or deleted (ForgetName).
+ *	VerbsObjNameShared gives the kept value itself, for a result, a
+ *	list or a dict: an event or a list of objects then carries the
+ *	same value each time, with the handle it resolved to
+ *	(verbsCache.c).  VerbsObjName gives a copy, which the caller owns.
  *
  * Results:
- *	A new Tcl_Obj (empty once the command is gone).
+ *	VerbsObjName: a new Tcl_Obj.  VerbsObjNameShared: the kept value,
+ *	which the caller must not change or release without holding it.
+ *	Both are empty once the command is gone.
  *
  * Side effects:
- *	None.
+ *	The first call keeps the name.
  *
  *----------------------------------------------------------------------
  */
 
 Tcl_Obj *
+VerbsObjNameShared(
+    VerbsObj *objPtr)
+{
+    if (objPtr->token == NULL || objPtr->statePtr == NULL) {
+	return Tcl_NewObj();
+    }
+    if (objPtr->nameObj == NULL) {
+	objPtr->nameObj = Tcl_NewObj();
+	Tcl_IncrRefCount(objPtr->nameObj);
+	Tcl_GetCommandFullName(objPtr->statePtr->interp, objPtr->token,
+		objPtr->nameObj);
+    }
+    return objPtr->nameObj;
+}
+
+Tcl_Obj *
 VerbsObjName(
     VerbsObj *objPtr)
 {
-    Tcl_Obj *name = Tcl_NewObj();
+    return Tcl_DuplicateObj(VerbsObjNameShared(objPtr));
+}
 
-    if (objPtr->token && objPtr->statePtr) {
-	Tcl_GetCommandFullName(objPtr->statePtr->interp, objPtr->token, name);
+static void
+ForgetName(
+    VerbsObj *objPtr)
+{
+    if (objPtr->nameObj != NULL) {
+	Tcl_DecrRefCount(objPtr->nameObj);
+	objPtr->nameObj = NULL;
     }
-    return name;
 }
 
 /*
@@ -1293,7 +1411,7 @@ VerbsObjectsCmd(
     for (objPtr = statePtr->live; objPtr; objPtr = objPtr->nextLive) {
 	statePtr->work++;
 	if (type == NULL || type == objPtr->typePtr->name) {
-	    Tcl_ListObjAppendElement(NULL, list, VerbsObjName(objPtr));
+	    Tcl_ListObjAppendElement(NULL, list, VerbsObjNameShared(objPtr));
 	}
     }
 
@@ -1449,15 +1567,23 @@ VerbsChildrenMethod(
     int objc VERBS_UNUSED,
     Tcl_Obj *const objv[] VERBS_UNUSED)
 {
-    Tcl_Obj *list = Tcl_NewObj();
+    Tcl_Obj *list, **names;
     VerbsObj *child;
+    int n = 0, i;
 
+    /* The newest child is first in the sibling list: fill from the end. */
+    for (child = objPtr->children; child; child = child->nextSibling) {
+	n += child->token != NULL;
+    }
+    names = (Tcl_Obj **) ckalloc(sizeof(Tcl_Obj *) * (n ? n : 1));
+    i = n;
     for (child = objPtr->children; child; child = child->nextSibling) {
 	if (child->token) {
-	    Tcl_ListObjReplace(NULL, list, 0, 0, 1, (Tcl_Obj *[]){
-		    VerbsObjName(child)});
+	    names[--i] = VerbsObjNameShared(child);
 	}
     }
+    list = Tcl_NewListObj(n, names);
+    ckfree(names);
     Tcl_SetObjResult(interp, list);
     return TCL_OK;
 }
