@@ -93,6 +93,7 @@ for size in $sizes; do
 	tcl burst $op $size "$burst_shape"
 	tcl list $op $size "$burst_shape"
 	tcl list-dict $op $size "$burst_shape"
+	tcl list-dict-check $op $size "$burst_shape"
 	py --list $op $size "$burst_shape"
 	perftest_per $op $size "$loop_shape"
 	tcl loop $op $size "$loop_shape"

@@ -1,6 +1,6 @@
 #!/usr/bin/env tclsh
 # verbs_bench.tcl ?-size S? ?-count N?
-#		?-mode burst|loop|loop-dict|window|list|list-dict?
+#		?-mode burst|loop|loop-dict|window|list|list-dict|list-dict-check?
 #		?-opcode write|send? ?-qps Q? ?-depth D? DEV1 GIDX1 DEV2 GIDX2
 #
 #	Streams COUNT messages of SIZE bytes from an RC QP on DEV1 to one on
@@ -21,7 +21,9 @@
 #	list:  the same loop posting 16 work requests per post_send (and
 #	       16 receives per post_recv), the bursts' shape;
 #	list-dict: the same reading each completion as a dict and checking
-#	       its status.
+#	       its status;
+#	list-dict-check: the same dicts, their status checked by the wait
+#	       (-check 1) as in list, not by the script.
 
 package require verbs
 
@@ -37,7 +39,7 @@ while {[string match -* [lindex $argv 0]]} {
 }
 if {[llength $argv] != 4} {
     puts stderr "usage: verbs_bench.tcl ?-size S? ?-count N?\
-	    ?-mode burst|loop|loop-dict|window|list|list-dict?\
+	    ?-mode burst|loop|loop-dict|window|list|list-dict|list-dict-check?\
 	    ?-opcode write|send? ?-qps Q? ?-depth D? DEV1 GIDX1 DEV2 GIDX2"
     exit 2
 }
@@ -95,7 +97,7 @@ if {${-mode} eq "burst"} {
 		-depth ${-depth} -peer $qbs -peer_sge [list $mb 0 $size]]
     }
     set secs [dict get $r seconds]
-} elseif {${-mode} in {window list list-dict}} {
+} elseif {${-mode} in {window list list-dict list-dict-check}} {
     # window: one work request per post_send, list: 16 per post_send; at
     # most 64 outstanding, every 16th signalled.  For SEND the receiver
     # posts its receives 16 at a time and takes their completions when
@@ -111,8 +113,9 @@ if {${-mode} eq "burst"} {
 	# Groups of 16 messages, the last one signalled, at most 4 groups
 	# (64 messages) outstanding.  perPost 1: one post_send per message
 	# (and for SEND one post_recv); perPost 16: one post_send of 16 per
-	# group (and one post_recv of 16).  dicts: completions read as
-	# dicts and their status checked, else with -check.
+	# group (and one post_recv of 16).  dicts 1: completions read as
+	# dicts and their status checked; 2: read as dicts, checked by
+	# -check; 0: no dicts (-fields {}), checked by -check.
 	set sends [lrepeat 15 $plain]
 	lappend sends $last
 	set recvs [lrepeat 16 $rwr]
@@ -120,7 +123,12 @@ if {${-mode} eq "burst"} {
 	for {set g 0} {$g <= $groups} {incr g} {
 	    if {$inflight == 4 || ($g == $groups && $inflight)} {
 		set n [expr {$g == $groups ? $inflight : 1}]
-		if {$dicts} {
+		if {$dicts == 2} {
+		    set wcs [$scq wait $n -check 1]
+		    if {$send} {
+			set wcs [$rcq wait [expr {16 * $n}] -check 1]
+		    }
+		} elseif {$dicts} {
 		    foreach wc [$scq wait $n] {
 			if {[dict get $wc status] ne "success"} {
 			    error "completion: [dict get $wc status]"
@@ -170,7 +178,8 @@ if {${-mode} eq "burst"} {
     }
     set t0 [clock microseconds]
     groupLoop [expr {$count / 16}] [expr {${-mode} eq "window" ? 1 : 16}] \
-	[expr {${-opcode} eq "send"}] [expr {${-mode} eq "list-dict"}] \
+	[expr {${-opcode} eq "send"}] \
+	[dict get {window 0 list 0 list-dict 1 list-dict-check 2} ${-mode}] \
 	$qa $qb $scqA $rcqB $plain $last $rwr
     set secs [expr {([clock microseconds] - $t0) / 1e6}]
 } elseif {${-mode} eq "loop"} {

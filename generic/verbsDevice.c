@@ -668,17 +668,20 @@ ContextWait(
  * The devices as ibv_get_device_list last listed them, kept between calls:
  * listing reads netlink and sysfs (tens of system calls, 35,000
  * instructions), which [verbs::context open] would otherwise pay on every
- * open.  Each entry keeps what stat said of the device's sysfs directory
- * (ibdev_path) when it was listed.  A device removed and added again
- * under the same name has a new directory, so another inode or time: the
- * identity libibverbs itself compares to tell a device from its successor
- * (its modification time, when it reads sysfs).  Process-wide, under
- * devicesMutex; the list is never freed (libibverbs keeps its own).
+ * open.  Each entry keeps what lstat said of the device's link in
+ * /sys/class/infiniband (ibdev_path) when it was listed.  A device
+ * removed and added again under the same name has a new link, so another
+ * inode (sysfs numbers its nodes afresh) and time; libibverbs itself
+ * tells a device from its successor under the same name by the time of
+ * that path (followed, when it reads sysfs).  The link itself, not
+ * followed, is one path step from /sys/class/infiniband instead of five
+ * more (8.6 us against 16 in the VM).  Process-wide, under devicesMutex;
+ * the list is never freed (libibverbs keeps its own).
  */
 
 typedef struct KnownEntry {
     struct ibv_device *dev;
-    struct stat st;		/* Of dev->ibdev_path when listed. */
+    struct stat st;		/* lstat of dev->ibdev_path when listed. */
 } KnownEntry;
 
 static struct ibv_device **knownList;	/* As listed, or NULL. */
@@ -693,7 +696,7 @@ TCL_DECLARE_MUTEX(devicesMutex)
  *
  *	ReadDevices lists the devices again (ibv_get_device_list) and keeps
  *	the list.  KnownDevice finds a device of the list by name, if its
- *	sysfs directory is still the one listed.  Both are called with
+ *	sysfs link is still the one listed.  Both are called with
  *	devicesMutex held.
  *
  * Results:
@@ -731,7 +734,7 @@ ReadDevices(void)
     known = (KnownEntry *) ckalloc(sizeof(KnownEntry) * (n ? n : 1));
     for (i = 0; i < n; i++) {
 	known[i].dev = list[i];
-	if (stat(list[i]->ibdev_path, &known[i].st) != 0) {
+	if (lstat(list[i]->ibdev_path, &known[i].st) != 0) {
 	    memset(&known[i].st, 0, sizeof(known[i].st));
 	}
     }
@@ -750,7 +753,7 @@ KnownDevice(
 	    break;
 	}
     }
-    if (i == knownCount || stat(known[i].dev->ibdev_path, &st) != 0
+    if (i == knownCount || lstat(known[i].dev->ibdev_path, &st) != 0
 	    || st.st_ino != known[i].st.st_ino
 	    || st.st_dev != known[i].st.st_dev
 	    || st.st_mtim.tv_sec != known[i].st.st_mtim.tv_sec
