@@ -105,6 +105,10 @@ typedef struct VerbsType {
 				/* Reads one event from the object's event
 				 * fd without blocking: TCL_OK with *eventPtr
 				 * the event, or NULL when there is none.
+				 * The event may be a shared value (an
+				 * object's kept name): the caller puts it
+				 * in a list or the result, and changes it
+				 * only after Tcl_IsShared says it may.
 				 * NULL for types without events. */
     const char *ensemble;	/* The ensemble holding the commands,
 				 * verbs::ENSEMBLE (NULL: the type name). */

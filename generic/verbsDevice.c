@@ -670,18 +670,23 @@ ContextWait(
  * instructions), which [verbs::context open] would otherwise pay on every
  * open.  Each entry keeps what lstat said of the device's link in
  * /sys/class/infiniband (ibdev_path) when it was listed.  A device
- * removed and added again under the same name has a new link, so another
- * inode (sysfs numbers its nodes afresh) and time; libibverbs itself
- * tells a device from its successor under the same name by the time of
- * that path (followed, when it reads sysfs).  The link itself, not
- * followed, is one path step from /sys/class/infiniband instead of five
- * more (8.6 us against 16 in the VM).  Process-wide, under devicesMutex;
- * the list is never freed (libibverbs keeps its own).
+ * removed and added again under the same name has a new link, and sysfs
+ * numbers each new node afresh: another inode (the link's times are only
+ * when its inode was last read in, so they are not compared).  libibverbs
+ * itself tells a device from its successor under the same name by that
+ * path (its time, when it reads sysfs).  The link itself, not followed,
+ * is one path step from /sys/class/infiniband instead of six (8.6 us
+ * against 16 in the VM).  A device without the link (no sysfs, another
+ * network namespace's) cannot be checked, so each open of it lists
+ * again.  Process-wide, under devicesMutex; the list is never freed
+ * (libibverbs keeps its own).
  */
 
 typedef struct KnownEntry {
     struct ibv_device *dev;
-    struct stat st;		/* lstat of dev->ibdev_path when listed. */
+    int checked;		/* lstat of dev->ibdev_path worked; */
+    dev_t stDev;		/* what it said. */
+    ino_t stIno;
 } KnownEntry;
 
 static struct ibv_device **knownList;	/* As listed, or NULL. */
@@ -695,9 +700,13 @@ TCL_DECLARE_MUTEX(devicesMutex)
  * ReadDevices, KnownDevice --
  *
  *	ReadDevices lists the devices again (ibv_get_device_list) and keeps
- *	the list.  KnownDevice finds a device of the list by name, if its
- *	sysfs link is still the one listed.  Both are called with
- *	devicesMutex held.
+ *	the list.  The links are read between two listings that give the
+ *	same devices (libibverbs keeps a device's struct while it is
+ *	unchanged), so that no device can change between its listing and
+ *	its lstat; when the devices keep changing, the entries are kept
+ *	unchecked.  KnownDevice finds a device of the list by name: with
+ *	fresh (just listed) as it is, else only if its link is still the
+ *	one listed.  Both are called with devicesMutex held.
  *
  * Results:
  *	ReadDevices: 0, or the errno of a failed listing (a kernel without
@@ -710,40 +719,78 @@ TCL_DECLARE_MUTEX(devicesMutex)
  *----------------------------------------------------------------------
  */
 
+static struct ibv_device **
+ListDevices(
+    int *nPtr,
+    int *errPtr)
+{
+    struct ibv_device **list = ibv_get_device_list(nPtr);
+
+    *errPtr = 0;
+    if (list == NULL) {
+	*nPtr = 0;
+	if (errno != ENOSYS && errno != ENOENT) {
+	    *errPtr = errno;
+	}
+    }
+    return list;
+}
+
 static int
 ReadDevices(void)
 {
-    struct ibv_device **list;
-    int i, n;
+    struct ibv_device **list, **again;
+    int i, n, m, err, tries, stable = 0;
 
-    list = ibv_get_device_list(&n);
-    if (list == NULL) {
-	if (errno != ENOSYS && errno != ENOENT) {
-	    return errno;
+    list = ListDevices(&n, &err);
+    if (err) {
+	return err;
+    }
+    known = (KnownEntry *) ckrealloc(known, sizeof(KnownEntry) * (n ? n : 1));
+    for (tries = 0; tries < 3 && !stable; tries++) {
+	struct stat st;
+
+	for (i = 0; i < n; i++) {
+	    known[i].dev = list[i];
+	    known[i].checked = lstat(list[i]->ibdev_path, &st) == 0;
+	    known[i].stDev = known[i].checked ? st.st_dev : 0;
+	    known[i].stIno = known[i].checked ? st.st_ino : 0;
 	}
-	n = 0;
+	again = ListDevices(&m, &err);
+	if (err) {
+	    if (list) {
+		ibv_free_device_list(list);
+	    }
+	    return err;
+	}
+	stable = m == n && (n == 0
+		|| memcmp(list, again, sizeof(*list) * n) == 0);
+	if (list) {
+	    ibv_free_device_list(list);
+	}
+	list = again;
+	if (!stable) {
+	    n = m;
+	    known = (KnownEntry *) ckrealloc(known,
+		    sizeof(KnownEntry) * (n ? n : 1));
+	}
+    }
+    for (i = 0; !stable && i < n; i++) {
+	known[i].dev = list[i];
+	known[i].checked = 0;
     }
     if (knownList != NULL) {
 	ibv_free_device_list(knownList);
     }
-    if (known != NULL) {
-	ckfree(known);
-    }
     knownList = list;
     knownCount = n;
-    known = (KnownEntry *) ckalloc(sizeof(KnownEntry) * (n ? n : 1));
-    for (i = 0; i < n; i++) {
-	known[i].dev = list[i];
-	if (lstat(list[i]->ibdev_path, &known[i].st) != 0) {
-	    memset(&known[i].st, 0, sizeof(known[i].st));
-	}
-    }
     return 0;
 }
 
 static struct ibv_device *
 KnownDevice(
-    const char *name)
+    const char *name,
+    int fresh)
 {
     struct stat st;
     int i;
@@ -753,11 +800,12 @@ KnownDevice(
 	    break;
 	}
     }
-    if (i == knownCount || lstat(known[i].dev->ibdev_path, &st) != 0
-	    || st.st_ino != known[i].st.st_ino
-	    || st.st_dev != known[i].st.st_dev
-	    || st.st_mtim.tv_sec != known[i].st.st_mtim.tv_sec
-	    || st.st_mtim.tv_nsec != known[i].st.st_mtim.tv_nsec) {
+    if (i == knownCount) {
+	return NULL;
+    }
+    if (!fresh && (!known[i].checked
+	    || lstat(known[i].dev->ibdev_path, &st) != 0
+	    || st.st_ino != known[i].stIno || st.st_dev != known[i].stDev)) {
 	return NULL;
     }
     return known[i].dev;
@@ -1034,7 +1082,7 @@ VerbsOpenDevice(
 
     Tcl_MutexLock(&devicesMutex);
     while (1) {
-	dev = KnownDevice(name);
+	dev = KnownDevice(name, fresh);
 	if (dev == NULL && !fresh) {
 	    /* Not listed, or no longer the device listed: read again. */
 	    fresh = 1;

@@ -589,6 +589,8 @@ VerbsObjRelease(
 	    objPtr->nextSibling->prevSibling = objPtr->prevSibling;
 	}
     }
+    ForgetName(objPtr);		/* (Gone with the command, but for one
+				 * whose command could not be made.) */
     ckfree(objPtr);
     if (parent) {
 	VerbsObjRelease(parent);
@@ -1075,7 +1077,10 @@ Tcl_Obj *
 VerbsObjName(
     VerbsObj *objPtr)
 {
-    return Tcl_DuplicateObj(VerbsObjNameShared(objPtr));
+    Tcl_Obj *name = VerbsObjNameShared(objPtr);
+
+    /* (Without a command the empty value is new: no copy, no leak.) */
+    return name == objPtr->nameObj ? Tcl_DuplicateObj(name) : name;
 }
 
 static void
