@@ -175,9 +175,10 @@ VerbsSysError(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsEnumObj, VerbsFlagsObj --
+ * EnumName, VerbsEnumObj, VerbsFlagsObj --
  *
- *	Name an enum value, or a flag mask as a list of names.  Values with
+ *	Name an enum value (EnumName: NULL when it has none), or a flag
+ *	mask as a list of names.  Values with
  *	no name come out as integers (the unnamed bits of a mask as one
  *	integer at the end of the list).
  *
@@ -190,17 +191,28 @@ VerbsSysError(
  *----------------------------------------------------------------------
  */
 
-Tcl_Obj *
-VerbsEnumObj(
+static const char *
+EnumName(
     const VerbsEnum *table,
     uint64_t value)
 {
     for (; table->name; table++) {
 	if (table->value == value) {
-	    return Tcl_NewStringObj(table->name, -1);
+	    return table->name;
 	}
     }
-    return Tcl_NewWideIntObj((Tcl_WideInt) value);
+    return NULL;
+}
+
+Tcl_Obj *
+VerbsEnumObj(
+    const VerbsEnum *table,
+    uint64_t value)
+{
+    const char *name = EnumName(table, value);
+
+    return name ? Tcl_NewStringObj(name, -1)
+	    : Tcl_NewWideIntObj((Tcl_WideInt) value);
 }
 
 /*
@@ -215,12 +227,9 @@ VerbsEnumShared(
     const VerbsEnum *table,
     uint64_t value)
 {
-    for (; table->name; table++) {
-	if (table->value == value) {
-	    return VerbsKeyObj(table->name);
-	}
-    }
-    return Tcl_NewWideIntObj((Tcl_WideInt) value);
+    const char *name = EnumName(table, value);
+
+    return name ? VerbsKeyObj(name) : Tcl_NewWideIntObj((Tcl_WideInt) value);
 }
 
 Tcl_Obj *
@@ -510,7 +519,6 @@ VerbsGetEnum(
     Tcl_Obj *valueObj,
     uint64_t *valuePtr)
 {
-    const VerbsEnum *e;
     Tcl_WideInt w;
 
     if (LookupName(table, Tcl_GetString(valueObj), valuePtr)) {
@@ -522,13 +530,10 @@ VerbsGetEnum(
      * kernel do not all check (rxe oopses on an unknown WR opcode).
      */
 
-    if (Tcl_GetWideIntFromObj(NULL, valueObj, &w) == TCL_OK && w >= 0) {
-	for (e = table; e->name; e++) {
-	    if (e->value == (uint64_t) w) {
-		*valuePtr = e->value;
-		return TCL_OK;
-	    }
-	}
+    if (Tcl_GetWideIntFromObj(NULL, valueObj, &w) == TCL_OK && w >= 0
+	    && EnumName(table, (uint64_t) w) != NULL) {
+	*valuePtr = (uint64_t) w;
+	return TCL_OK;
     }
     return BadName(interp, table, key, valueObj);
 }

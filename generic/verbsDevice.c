@@ -683,14 +683,13 @@ ContextWait(
  */
 
 typedef struct KnownEntry {
-    struct ibv_device *dev;
-    int checked;		/* lstat of dev->ibdev_path worked; */
+    int checked;		/* lstat of the device's ibdev_path worked; */
     dev_t stDev;		/* what it said. */
     ino_t stIno;
 } KnownEntry;
 
 static struct ibv_device **knownList;	/* As listed, or NULL. */
-static KnownEntry *known;
+static KnownEntry *known;		/* One per device of knownList. */
 static int knownCount;
 TCL_DECLARE_MUTEX(devicesMutex)
 
@@ -740,49 +739,51 @@ static int
 ReadDevices(void)
 {
     struct ibv_device **list, **again;
-    int i, n, m, err, tries, stable = 0;
+    KnownEntry *entries = NULL;
+    int i, n, m, err, tries, same = 0;
 
     list = ListDevices(&n, &err);
-    if (err) {
-	return err;
-    }
-    known = (KnownEntry *) ckrealloc(known, sizeof(KnownEntry) * (n ? n : 1));
-    for (tries = 0; tries < 3 && !stable; tries++) {
-	struct stat st;
+    for (tries = 0; err == 0 && !same; tries++) {
+	int check = tries < 3;	/* Three listings that all differed: the
+				 * last is kept unchecked. */
 
+	entries = (KnownEntry *) ckrealloc(entries,
+		sizeof(KnownEntry) * (n ? n : 1));
 	for (i = 0; i < n; i++) {
-	    known[i].dev = list[i];
-	    known[i].checked = lstat(list[i]->ibdev_path, &st) == 0;
-	    known[i].stDev = known[i].checked ? st.st_dev : 0;
-	    known[i].stIno = known[i].checked ? st.st_ino : 0;
+	    struct stat st;
+
+	    entries[i].checked = check
+		    && lstat(list[i]->ibdev_path, &st) == 0;
+	    entries[i].stDev = entries[i].checked ? st.st_dev : 0;
+	    entries[i].stIno = entries[i].checked ? st.st_ino : 0;
+	}
+	if (!check) {
+	    break;
 	}
 	again = ListDevices(&m, &err);
-	if (err) {
-	    if (list) {
-		ibv_free_device_list(list);
-	    }
-	    return err;
-	}
-	stable = m == n && (n == 0
-		|| memcmp(list, again, sizeof(*list) * n) == 0);
+	same = err == 0 && m == n
+		&& (n == 0 || memcmp(list, again, sizeof(*list) * n) == 0);
 	if (list) {
 	    ibv_free_device_list(list);
 	}
 	list = again;
-	if (!stable) {
-	    n = m;
-	    known = (KnownEntry *) ckrealloc(known,
-		    sizeof(KnownEntry) * (n ? n : 1));
-	}
+	n = m;
     }
-    for (i = 0; !stable && i < n; i++) {
-	known[i].dev = list[i];
-	known[i].checked = 0;
+    if (err) {
+	/* The list kept stays as it was. */
+	if (entries) {
+	    ckfree(entries);
+	}
+	return err;
     }
     if (knownList != NULL) {
 	ibv_free_device_list(knownList);
     }
+    if (known != NULL) {
+	ckfree(known);
+    }
     knownList = list;
+    known = entries;
     knownCount = n;
     return 0;
 }
@@ -796,7 +797,7 @@ KnownDevice(
     int i;
 
     for (i = 0; i < knownCount; i++) {
-	if (strcmp(ibv_get_device_name(known[i].dev), name) == 0) {
+	if (strcmp(ibv_get_device_name(knownList[i]), name) == 0) {
 	    break;
 	}
     }
@@ -804,11 +805,11 @@ KnownDevice(
 	return NULL;
     }
     if (!fresh && (!known[i].checked
-	    || lstat(known[i].dev->ibdev_path, &st) != 0
+	    || lstat(knownList[i]->ibdev_path, &st) != 0
 	    || st.st_ino != known[i].stIno || st.st_dev != known[i].stDev)) {
 	return NULL;
     }
-    return known[i].dev;
+    return knownList[i];
 }
 
 /*
@@ -860,7 +861,7 @@ VerbsDevicesCmd(
     }
     result = Tcl_NewObj();
     for (i = 0; i < knownCount; i++) {
-	struct ibv_device *dev = known[i].dev;
+	struct ibv_device *dev = knownList[i];
 	Tcl_Obj *v = Tcl_NewStringObj(ibv_get_device_name(dev), -1);
 
 	if (args.details) {

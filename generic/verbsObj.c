@@ -58,6 +58,7 @@ static Tcl_CommandTraceProc	ObjectRenamed;
 static Tcl_NamespaceDeleteProc	ObjNamespaceDeleted;
 static void		ForgetName(VerbsObj *objPtr);
 static int		GeneratedName(char *buf, const char *type, size_t n);
+static Tcl_Obj *	OldestFirst(Tcl_Obj *list);
 
 /*
  *----------------------------------------------------------------------
@@ -1377,8 +1378,7 @@ VerbsObjectsCmd(
 {
     VerbsState *statePtr = VerbsGetState(interp);
     VerbsObj *objPtr;
-    Tcl_Obj *list, **elems;
-    Tcl_Size n;
+    Tcl_Obj *list;
     const char *type = NULL;
 
     if (objc > 2) {
@@ -1420,18 +1420,34 @@ VerbsObjectsCmd(
 	}
     }
 
-    /* The live list is newest first: reverse to get oldest first. */
-    if (Tcl_ListObjGetElements(NULL, list, &n, &elems) == TCL_OK && n > 1) {
-	Tcl_Obj *reversed = Tcl_NewListObj(0, NULL);
-
-	while (n-- > 0) {
-	    Tcl_ListObjAppendElement(NULL, reversed, elems[n]);
-	}
-	Tcl_DecrRefCount(list);
-	list = reversed;
-    }
-    Tcl_SetObjResult(interp, list);
+    /* The live list is newest first. */
+    Tcl_SetObjResult(interp, OldestFirst(list));
     return TCL_OK;
+}
+
+/*
+ * OldestFirst --
+ *	The names of a newest-first walk (the live list, a sibling list)
+ *	oldest first: a new list; the one given is freed.  Appending and
+ *	reversing once is linear, where inserting each name at the front
+ *	would be quadratic.
+ */
+
+static Tcl_Obj *
+OldestFirst(
+    Tcl_Obj *list)
+{
+    Tcl_Obj **elems, *reversed;
+    Tcl_Size n;
+
+    Tcl_IncrRefCount(list);
+    Tcl_ListObjGetElements(NULL, list, &n, &elems);
+    reversed = Tcl_NewListObj(0, NULL);
+    while (n-- > 0) {
+	Tcl_ListObjAppendElement(NULL, reversed, elems[n]);
+    }
+    Tcl_DecrRefCount(list);
+    return reversed;
 }
 
 /*
@@ -1572,24 +1588,16 @@ VerbsChildrenMethod(
     int objc VERBS_UNUSED,
     Tcl_Obj *const objv[] VERBS_UNUSED)
 {
-    Tcl_Obj *list, **names;
+    Tcl_Obj *list = Tcl_NewObj();
     VerbsObj *child;
-    int n = 0, i;
 
-    /* The newest child is first in the sibling list: fill from the end. */
-    for (child = objPtr->children; child; child = child->nextSibling) {
-	n += child->token != NULL;
-    }
-    names = (Tcl_Obj **) ckalloc(sizeof(Tcl_Obj *) * (n ? n : 1));
-    i = n;
+    /* The sibling list is newest first. */
     for (child = objPtr->children; child; child = child->nextSibling) {
 	if (child->token) {
-	    names[--i] = VerbsObjNameShared(child);
+	    Tcl_ListObjAppendElement(NULL, list, VerbsObjNameShared(child));
 	}
     }
-    list = Tcl_NewListObj(n, names);
-    ckfree(names);
-    Tcl_SetObjResult(interp, list);
+    Tcl_SetObjResult(interp, OldestFirst(list));
     return TCL_OK;
 }
 
