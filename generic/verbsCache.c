@@ -229,7 +229,18 @@ VerbsHandleCache(
 {
     const char *name = Tcl_GetString(nameObj);
 
-    if (name[0] != ':' || name[1] != ':' || nameObj->typePtr == &handleType) {
+    if (name[0] != ':' || name[1] != ':') {
+	return;
+    }
+    if (nameObj->typePtr == &handleType) {
+	/*
+	 * Resolved in an older epoch (or another interp): resolved again
+	 * now.  Left as it was, the value would miss every time from now
+	 * on, and each call would look its command up.
+	 */
+
+	nameObj->internalRep.twoPtrValue.ptr1 = objPtr;
+	nameObj->internalRep.twoPtrValue.ptr2 = (void *) (uintptr_t) EPOCH();
 	return;
     }
     SetRep(nameObj, &handleType, objPtr, (void *) (uintptr_t) EPOCH());
