@@ -484,6 +484,14 @@ MODULE_SCOPE void	VerbsSendWrCache(Tcl_Interp *interp, VerbsQp *q,
 			    Tcl_Obj *wrObj, const struct ibv_send_wr *wr);
 MODULE_SCOPE void	VerbsRecvWrCache(Tcl_Interp *interp, Tcl_Obj *wrObj,
 			    const struct ibv_recv_wr *wr);
+struct VerbsStruct;
+MODULE_SCOPE int	VerbsStructApply(Tcl_Obj *valueObj,
+			    const struct VerbsStruct *structPtr, void *target,
+			    size_t size);
+MODULE_SCOPE void	VerbsStructCache(Tcl_Obj *valueObj,
+			    const struct VerbsStruct *structPtr,
+			    const void *value,
+			    const unsigned char *given, size_t size);
 
 /*
  * Command options through the VerbsField rows (verbsAttr.c).
@@ -557,7 +565,8 @@ enum VerbsFieldKind {
     VF_GUID,			/* __be64 printed as xxxx:xxxx:xxxx:xxxx. */
     VF_STRING,			/* char array, read-only. */
     VF_BE32,			/* __be32 shown in host order. */
-    VF_STRUCT,			/* Nested struct, as a nested dict. */
+    VF_STRUCT,			/* Nested struct, as a nested dict (parsed
+				 * by setProc when there is one). */
     VF_BOOL,			/* int, as a Tcl boolean. */
     VF_OBJ,			/* VerbsObj * of the type in table, by
 				 * name; "" when NULL. */
@@ -626,7 +635,7 @@ struct VerbsField {
 				 * reason after a colon ("bytes:the size of
 				 * the region in bytes"). */
     VerbsGetProc *getProc;	/* VF_PROC. */
-    VerbsSetProc *setProc;	/* VF_PARSE. */
+    VerbsSetProc *setProc;	/* VF_PARSE, and VF_STRUCT input. */
 };
 
 typedef struct VerbsStruct {
@@ -641,6 +650,15 @@ typedef struct VerbsStruct {
 #define VERBS_FIELD(st, f, kind, table, mask, flags) \
     {#f, kind, offsetof(st, f), sizeof(((st *)0)->f), table, mask, flags, \
      0, 0, NULL, NULL, NULL}
+
+/*
+ * A nested struct whose dict a VerbsSetProc parses (keeping the parsed
+ * form, say) and whose output is the table's dict.
+ */
+
+#define VERBS_FIELD_STRUCT(st, f, table, mask, proc) \
+    {#f, VF_STRUCT, offsetof(st, f), sizeof(((st *)0)->f), table, mask, 0, \
+     0, 0, NULL, NULL, proc}
 
 /*
  * A dict field whose value a VerbsSetProc parses into the member (an SGE
@@ -1125,8 +1143,7 @@ MODULE_SCOPE const VerbsStruct verbsDeviceAttrStruct,
 
 MODULE_SCOPE int	VerbsParseAhAttr(Tcl_Interp *interp, Tcl_Obj *dictObj,
 			    struct ibv_ah_attr *attr);
-MODULE_SCOPE void	VerbsAhImplyGlobal(Tcl_Obj *dictObj,
-			    struct ibv_ah_attr *attr);
+MODULE_SCOPE VerbsSetProc	VerbsSetAhAttr;
 MODULE_SCOPE const VerbsStruct verbsAhAttrStruct;
 
 /*

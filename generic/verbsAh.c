@@ -103,17 +103,28 @@ const VerbsType verbsAhClass = {
 /*
  *----------------------------------------------------------------------
  *
- * VerbsParseAhAttr --
+ * VerbsParseAhAttr, VerbsSetAhAttr --
  *
  *	An ah_attr dict (dlid sl src_path_bits static_rate is_global
  *	port_num grh {dgid flow_label sgid_index hop_limit traffic_class})
- *	into a struct.  port_num defaults to 1; a grh implies is_global.
+ *	into a struct.  A grh without is_global implies is_global.
+ *	VerbsParseAhAttr fills the whole struct, port_num 1 unless given;
+ *	VerbsSetAhAttr, the setProc of a struct's ah_attr fields, writes
+ *	the fields the dict gives over what *memberPtr holds (the QP's port
+ *	as port_num, say), as a nested dict does.
+ *
+ *	The dict names no object, so its struct is kept in the value
+ *	(VerbsStructCache): a QP's to_rtr or an AH made again from the
+ *	same ah_attr value parses nothing.  What a dict wrote is found by
+ *	parsing it twice, over zeros and over ones: a byte the two agree on
+ *	was written.
  *
  * Results:
- *	A standard Tcl result.
+ *	A standard Tcl result; what (VerbsSetAhAttr: the key) names the
+ *	dict in messages.
  *
  * Side effects:
- *	Fills *attr.
+ *	Fills the struct; may replace the value's internal representation.
  *
  *----------------------------------------------------------------------
  */
@@ -126,47 +137,49 @@ VerbsParseAhAttr(
 {
     memset(attr, 0, sizeof(*attr));
     attr->port_num = 1;
-    if (VerbsDictToStruct(interp, &verbsAhAttrStruct, "attributes",
-	    dictObj, attr, NULL)
-	    != TCL_OK) {
-	return TCL_ERROR;
-    }
-    VerbsAhImplyGlobal(dictObj, attr);
-    return TCL_OK;
+    return VerbsSetAhAttr(interp, "attributes", dictObj, attr);
 }
 
-/*
- *----------------------------------------------------------------------
- *
- * VerbsAhImplyGlobal --
- *
- *	An ah_attr dict that gives a grh but says nothing of is_global
- *	means a global route: set is_global.
- *
- * Results:
- *	None.
- *
- * Side effects:
- *	May set attr->is_global.
- *
- *----------------------------------------------------------------------
- */
-
-void
-VerbsAhImplyGlobal(
+int
+VerbsSetAhAttr(
+    Tcl_Interp *interp,
+    const char *what,
     Tcl_Obj *dictObj,
-    struct ibv_ah_attr *attr)
+    void *memberPtr)
 {
-    Tcl_Obj *key = Tcl_NewStringObj("grh", -1), *grh = NULL, *global = NULL;
+    struct ibv_ah_attr zeros, ones;
+    unsigned char given[sizeof(struct ibv_ah_attr)];
+    const unsigned char *z = (const unsigned char *) &zeros;
+    const unsigned char *o = (const unsigned char *) &ones;
+    Tcl_Obj *grh = NULL, *global = NULL;
+    size_t i;
 
-    Tcl_IncrRefCount(key);
-    Tcl_DictObjGet(NULL, dictObj, key, &grh);
-    Tcl_SetStringObj(key, "is_global", -1);
-    Tcl_DictObjGet(NULL, dictObj, key, &global);
-    Tcl_DecrRefCount(key);
-    if (grh && !global) {
-	attr->is_global = 1;
+    if (VerbsStructApply(dictObj, &verbsAhAttrStruct, memberPtr,
+	    sizeof(zeros))) {
+	return TCL_OK;
     }
+    memset(&zeros, 0, sizeof(zeros));
+    memset(&ones, 0xff, sizeof(ones));
+    if (VerbsDictToStruct(interp, &verbsAhAttrStruct, what, dictObj,
+	    &zeros, NULL) != TCL_OK
+	    || VerbsDictToStruct(interp, &verbsAhAttrStruct, what, dictObj,
+	    &ones, NULL) != TCL_OK) {
+	return TCL_ERROR;
+    }
+    for (i = 0; i < sizeof(given); i++) {
+	given[i] = z[i] == o[i];
+    }
+    Tcl_DictObjGet(NULL, dictObj, VerbsKeyObj("grh"), &grh);
+    Tcl_DictObjGet(NULL, dictObj, VerbsKeyObj("is_global"), &global);
+    if (grh && !global) {
+	zeros.is_global = 1;
+	memset(given + offsetof(struct ibv_ah_attr, is_global), 1,
+		sizeof(zeros.is_global));
+    }
+    VerbsStructCache(dictObj, &verbsAhAttrStruct, &zeros, given,
+	    sizeof(zeros));
+    return VerbsStructApply(dictObj, &verbsAhAttrStruct, memberPtr,
+	    sizeof(zeros)) ? TCL_OK : TCL_ERROR;
 }
 
 /*

@@ -1319,6 +1319,9 @@ SetField(
     case VF_BYTES:
 	return SetBytes(interp, f, valueObj, p);
     case VF_STRUCT:
+	if (f->setProc) {
+	    return f->setProc(interp, f->name, valueObj, p);
+	}
 	return VerbsDictToStruct(interp, (const VerbsStruct *) f->table,
 		f->name, valueObj, p, NULL);
     case VF_OBJ: {

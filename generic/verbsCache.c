@@ -4,15 +4,18 @@
  *	Parsed forms kept in the internal representation of Tcl values, so
  *	that what a script passes again unchanged is not parsed again:
  *	object handles (a name resolves to its object without a command
- *	lookup) and work requests (a send or receive WR dict keeps its
- *	struct ibv_send_wr / ibv_recv_wr and SGEs).
+ *	lookup), work requests (a send or receive WR dict keeps its
+ *	struct ibv_send_wr / ibv_recv_wr and SGEs) and attribute dicts
+ *	that name no object (an ah_attr keeps its struct ibv_ah_attr).
  *
  *	A cached form holds raw object pointers; it is valid while the
  *	epoch it was made in is: the epoch moves on whenever any object
  *	command is deleted or renamed and whenever an MR is re-registered,
  *	so checking one counter proves that every object the form points
  *	at is still alive, still has its name and still has the keys and
- *	bounds the form was checked against.
+ *	bounds the form was checked against.  A parsed attribute struct
+ *	points at nothing and holds no epoch: the same dict always parses
+ *	the same way.
  *
  * Copyright (c) 2026 The verbs authors.
  * See the file "LICENSE" for terms of use and redistribution.
@@ -30,8 +33,8 @@ static unsigned long verbsEpoch = 1;
 
 #define EPOCH() __atomic_load_n(&verbsEpoch, __ATOMIC_RELAXED)
 
-static Tcl_FreeInternalRepProc	FreeWrRep;
-static Tcl_DupInternalRepProc	DupWrRep, DupHandleRep;
+static Tcl_FreeInternalRepProc	FreeSharedRep;
+static Tcl_DupInternalRepProc	DupSharedRep, DupHandleRep;
 
 /*
  * A handle: ptr1 is the VerbsObj, ptr2 the epoch it was resolved in.
@@ -50,7 +53,7 @@ static const Tcl_ObjType handleType = {
  */
 
 typedef struct WrRep {
-    size_t refCount;
+    size_t refCount;		/* First: DupSharedRep, FreeSharedRep. */
     unsigned long epoch;
     Tcl_Interp *interp;
     VerbsQp *qp;		/* Send WRs: the QP it was checked for. */
@@ -63,14 +66,37 @@ typedef struct WrRep {
 } WrRep;
 
 static const Tcl_ObjType sendWrType = {
-    "verbs_send_wr", FreeWrRep, DupWrRep, NULL, NULL
+    "verbs_send_wr", FreeSharedRep, DupSharedRep, NULL, NULL
 #ifdef TCL_OBJTYPE_V0
     , TCL_OBJTYPE_V0
 #endif
 };
 
 static const Tcl_ObjType recvWrType = {
-    "verbs_recv_wr", FreeWrRep, DupWrRep, NULL, NULL
+    "verbs_recv_wr", FreeSharedRep, DupSharedRep, NULL, NULL
+#ifdef TCL_OBJTYPE_V0
+    , TCL_OBJTYPE_V0
+#endif
+};
+
+/*
+ * A parsed attribute struct: ptr1 is a StructRep shared by the values
+ * duplicated from one another.  bytes holds the struct as the dict set
+ * it, then one byte per byte of it: 1 where the dict wrote it (a field it
+ * gives), 0 where it left what was there (a field it does not give, and
+ * padding), so that applying it merges the dict over defaults as parsing
+ * it does.
+ */
+
+typedef struct StructRep {
+    size_t refCount;		/* First: DupSharedRep, FreeSharedRep. */
+    const VerbsStruct *structPtr;	/* What it was parsed as. */
+    size_t size;
+    unsigned char bytes[1];	/* 2 * size of them. */
+} StructRep;
+
+static const Tcl_ObjType structType = {
+    "verbs_struct", FreeSharedRep, DupSharedRep, NULL, NULL
 #ifdef TCL_OBJTYPE_V0
     , TCL_OBJTYPE_V0
 #endif
@@ -135,15 +161,17 @@ SetRep(
 /*
  *----------------------------------------------------------------------
  *
- * DupHandleRep, DupWrRep, FreeWrRep --
+ * DupHandleRep, DupSharedRep, FreeSharedRep --
  *
- *	Internal representation procs of the cached types.
+ *	Internal representation procs of the cached types.  A WrRep and a
+ *	StructRep are shared by the values duplicated from one another;
+ *	each starts with its reference count.
  *
  * Results:
  *	None.
  *
  * Side effects:
- *	Reference counts of the shared WrRep.
+ *	Reference counts of the shared reps.
  *
  *----------------------------------------------------------------------
  */
@@ -158,26 +186,26 @@ DupHandleRep(
 }
 
 static void
-DupWrRep(
+DupSharedRep(
     Tcl_Obj *srcPtr,
     Tcl_Obj *dupPtr)
 {
-    WrRep *rep = (WrRep *) srcPtr->internalRep.twoPtrValue.ptr1;
+    size_t *refCountPtr = (size_t *) srcPtr->internalRep.twoPtrValue.ptr1;
 
-    rep->refCount++;
-    dupPtr->internalRep.twoPtrValue.ptr1 = rep;
+    (*refCountPtr)++;
+    dupPtr->internalRep.twoPtrValue.ptr1 = refCountPtr;
     dupPtr->internalRep.twoPtrValue.ptr2 = NULL;
     dupPtr->typePtr = srcPtr->typePtr;
 }
 
 static void
-FreeWrRep(
+FreeSharedRep(
     Tcl_Obj *objPtr)
 {
-    WrRep *rep = (WrRep *) objPtr->internalRep.twoPtrValue.ptr1;
+    size_t *refCountPtr = (size_t *) objPtr->internalRep.twoPtrValue.ptr1;
 
-    if (--rep->refCount == 0) {
-	ckfree(rep);
+    if (--*refCountPtr == 0) {
+	ckfree(refCountPtr);
     }
     objPtr->typePtr = NULL;
 }
@@ -368,4 +396,74 @@ VerbsRecvWrCache(
     rep->wr.recv.next = NULL;
     rep->wr.recv.sg_list = NULL;
     SetRep(wrObj, &recvWrType, rep, NULL);
+}
+
+/*
+ *----------------------------------------------------------------------
+ *
+ * VerbsStructApply, VerbsStructCache --
+ *
+ *	Attribute dicts that name no object, kept parsed.  VerbsStructCache
+ *	keeps in a value the struct of size bytes that parsing it as
+ *	structPtr gave (value) and which bytes it wrote (given[i] nonzero);
+ *	VerbsStructApply writes those bytes over *target, when the value
+ *	holds them for that struct.
+ *
+ * Results:
+ *	VerbsStructApply: 1 when it applied the kept form, 0 when there is
+ *	none (parse the dict).
+ *
+ * Side effects:
+ *	VerbsStructApply writes into *target.  VerbsStructCache replaces
+ *	the value's internal representation.
+ *
+ *----------------------------------------------------------------------
+ */
+
+int
+VerbsStructApply(
+    Tcl_Obj *valueObj,
+    const VerbsStruct *structPtr,
+    void *target,
+    size_t size)
+{
+    const StructRep *rep;
+    unsigned char *t = (unsigned char *) target;
+    size_t i;
+
+    if (valueObj->typePtr != &structType) {
+	return 0;
+    }
+    rep = (const StructRep *) valueObj->internalRep.twoPtrValue.ptr1;
+    if (rep->structPtr != structPtr || rep->size != size) {
+	return 0;
+    }
+    for (i = 0; i < size; i++) {
+	if (rep->bytes[size + i]) {
+	    t[i] = rep->bytes[i];
+	}
+    }
+    return 1;
+}
+
+void
+VerbsStructCache(
+    Tcl_Obj *valueObj,
+    const VerbsStruct *structPtr,
+    const void *value,
+    const unsigned char *given,
+    size_t size)
+{
+    StructRep *rep = (StructRep *) ckalloc(offsetof(StructRep, bytes)
+	    + 2 * size);
+    size_t i;
+
+    rep->refCount = 1;
+    rep->structPtr = structPtr;
+    rep->size = size;
+    memcpy(rep->bytes, value, size);
+    for (i = 0; i < size; i++) {
+	rep->bytes[size + i] = given[i] != 0;
+    }
+    SetRep(valueObj, &structType, rep, NULL);
 }

@@ -159,8 +159,10 @@ static const VerbsField qpAttrFields[] = {
     QA(dest_qp_num, VF_UINT, NULL, IBV_QP_DEST_QPN),
     QA(qp_access_flags, VF_FLAGS, verbsAccessFlags, IBV_QP_ACCESS_FLAGS),
     QA(cap, VF_STRUCT, &verbsQpCapStruct, IBV_QP_CAP),
-    QA(ah_attr, VF_STRUCT, &verbsAhAttrStruct, IBV_QP_AV),
-    QA(alt_ah_attr, VF_STRUCT, &verbsAhAttrStruct, IBV_QP_ALT_PATH),
+    VERBS_FIELD_STRUCT(struct ibv_qp_attr, ah_attr, &verbsAhAttrStruct,
+	    IBV_QP_AV, VerbsSetAhAttr),
+    VERBS_FIELD_STRUCT(struct ibv_qp_attr, alt_ah_attr, &verbsAhAttrStruct,
+	    IBV_QP_ALT_PATH, VerbsSetAhAttr),
     QA(pkey_index, VF_UINT, NULL, IBV_QP_PKEY_INDEX),
     QA(alt_pkey_index, VF_UINT, NULL, IBV_QP_ALT_PATH),
     QA(en_sqd_async_notify, VF_UINT, NULL, IBV_QP_EN_SQD_ASYNC_NOTIFY),
@@ -1353,8 +1355,7 @@ ModifyWith(
     Tcl_Obj *dictObj,
     const char *what)
 {
-    static const char *const ahKeys[] = {"ah_attr", "alt_ah_attr"};
-    int i, err;
+    int err;
 
     attr->ah_attr.port_num = q->portNum;
     attr->alt_ah_attr.port_num = q->portNum;
@@ -1363,17 +1364,6 @@ ModifyWith(
 		dictObj, attr,
 		&mask) != TCL_OK) {
 	    return TCL_ERROR;
-	}
-	for (i = 0; i < 2; i++) {
-	    Tcl_Obj *key = Tcl_NewStringObj(ahKeys[i], -1), *ah = NULL;
-
-	    Tcl_IncrRefCount(key);
-	    Tcl_DictObjGet(NULL, dictObj, key, &ah);
-	    Tcl_DecrRefCount(key);
-	    if (ah) {
-		VerbsAhImplyGlobal(ah, i ? &attr->alt_ah_attr
-			: &attr->ah_attr);
-	    }
 	}
     }
     err = ibv_modify_qp(q->qp, attr, (int) mask);
