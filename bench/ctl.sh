@@ -95,11 +95,35 @@ cm_usec() {	# cm_usec N <client's output
 	END { if (done) printf "%.2f\n", sum * 1000 / n; else exit 1 }'
 }
 
+# backlog N: the kernel's cap on a listener's pending connect requests
+# (net.rdma_ucm.max_backlog, 1024 by default; cmtime and cmtime.tcl
+# listen with backlog 0, which is the cap) raised to N when N is more
+# and this may write it, as a server expecting N connections at once
+# would be set up; it is put back at the end.  Above the cap a request
+# that comes while the server is that many behind is dropped, and the
+# client's CM sends it again only after its response timeout, seconds:
+# the time would be the server's lag, not the connections' cost.
+backlog_file=/proc/sys/net/rdma_ucm/max_backlog
+backlog_was=
+backlog() {
+    [ -r $backlog_file ] || return 0
+    cur=$(cat $backlog_file)
+    [ "$1" -le "$cur" ] && return 0
+    if [ -w $backlog_file ] && echo "$1" >$backlog_file 2>/dev/null; then
+	[ -n "$backlog_was" ] || backlog_was=$cur
+    else
+	echo "ctl.sh: cm_connect n $1: more than $backlog_file ($cur)," \
+	    "which this cannot raise: requests beyond it wait for the" \
+	    "client's CM to send them again" >&2
+    fi
+}
+
 # cm IMPL N PORT CMD...: a server of CMD bound to rxe1's address, a
 # client from rxe0's; the line.  (cmtime's server does not end by itself.)
 cm() {
     impl=$1 n=$2 port=$3
     shift 3
+    backlog "$n"
     "$@" -b "$VERBS_IP1" -c "$n" -p "$port" >/dev/null 2>&1 &
     server=$!
     sleep 2
@@ -169,7 +193,7 @@ rotate() {
 cmtime_tcl=${BENCH_CTL_CMTIME:-$here/../examples/cmtime.tcl}
 [ -f "$cmtime_tcl" ] || cmtime_tcl=
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; [ -z "$backlog_was" ] || echo "$backlog_was" >$backlog_file' EXIT
 nimpls=$(echo $impls | wc -w)
 port=18700
 r=1
