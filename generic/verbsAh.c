@@ -103,7 +103,7 @@ const VerbsType verbsAhClass = {
 /*
  *----------------------------------------------------------------------
  *
- * VerbsParseAhAttr, VerbsSetAhAttr --
+ * VerbsParseAhAttr, VerbsSetAhAttr, ImpliesGlobal --
  *
  *	An ah_attr dict (dlid sl src_path_bits static_rate is_global
  *	port_num grh {dgid flow_label sgid_index hop_limit traffic_class})
@@ -113,21 +113,40 @@ const VerbsType verbsAhClass = {
  *	the fields the dict gives over what *memberPtr holds (the QP's port
  *	as port_num, say), as a nested dict does.
  *
- *	The dict names no object, so its struct is kept in the value
+ *	The dict names no object, so its struct can be kept in the value
  *	(VerbsStructCache): a QP's to_rtr or an AH made again from the
  *	same ah_attr value parses nothing.  What a dict wrote is found by
  *	parsing it twice, over zeros and over ones: a byte the two agree on
- *	was written.
+ *	was written.  That costs a parse more and the value's string, so a
+ *	value is kept only when it comes a second time in a row (the
+ *	thread remembers the last one by its address, which is never
+ *	followed): a dict made for one call (verbs::connect's, an event's)
+ *	is parsed once, as before.
  *
  * Results:
  *	A standard Tcl result; what (VerbsSetAhAttr: the key) names the
- *	dict in messages.
+ *	dict in messages.  ImpliesGlobal: whether the dict has a grh and
+ *	no is_global.
  *
  * Side effects:
- *	Fills the struct; may replace the value's internal representation.
+ *	Fills the struct; may replace the value's internal representation
+ *	and remember its address.
  *
  *----------------------------------------------------------------------
  */
+
+static Tcl_ThreadDataKey lastAhKey;
+
+static int
+ImpliesGlobal(
+    Tcl_Obj *dictObj)		/* A dict (VerbsDictToStruct took it). */
+{
+    Tcl_Obj *grh = NULL, *global = NULL;
+
+    Tcl_DictObjGet(NULL, dictObj, VerbsKeyObj("grh"), &grh);
+    Tcl_DictObjGet(NULL, dictObj, VerbsKeyObj("is_global"), &global);
+    return grh != NULL && global == NULL;
+}
 
 int
 VerbsParseAhAttr(
@@ -151,11 +170,23 @@ VerbsSetAhAttr(
     unsigned char given[sizeof(struct ibv_ah_attr)];
     const unsigned char *z = (const unsigned char *) &zeros;
     const unsigned char *o = (const unsigned char *) &ones;
-    Tcl_Obj *grh = NULL, *global = NULL;
+    Tcl_Obj **lastPtr;
     size_t i;
 
     if (VerbsStructApply(dictObj, &verbsAhAttrStruct, memberPtr,
 	    sizeof(zeros))) {
+	return TCL_OK;
+    }
+    lastPtr = (Tcl_Obj **) Tcl_GetThreadData(&lastAhKey, sizeof(Tcl_Obj *));
+    if (*lastPtr != dictObj) {
+	*lastPtr = dictObj;
+	if (VerbsDictToStruct(interp, &verbsAhAttrStruct, what, dictObj,
+		memberPtr, NULL) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (ImpliesGlobal(dictObj)) {
+	    ((struct ibv_ah_attr *) memberPtr)->is_global = 1;
+	}
 	return TCL_OK;
     }
     memset(&zeros, 0, sizeof(zeros));
@@ -169,9 +200,7 @@ VerbsSetAhAttr(
     for (i = 0; i < sizeof(given); i++) {
 	given[i] = z[i] == o[i];
     }
-    Tcl_DictObjGet(NULL, dictObj, VerbsKeyObj("grh"), &grh);
-    Tcl_DictObjGet(NULL, dictObj, VerbsKeyObj("is_global"), &global);
-    if (grh && !global) {
+    if (ImpliesGlobal(dictObj)) {
 	zeros.is_global = 1;
 	memset(given + offsetof(struct ibv_ah_attr, is_global), 1,
 		sizeof(zeros.is_global));
