@@ -99,7 +99,8 @@ cm_usec() {	# cm_usec N <client's output
 # (net.rdma_ucm.max_backlog, 1024 by default; cmtime and cmtime.tcl
 # listen with backlog 0, which is the cap) raised to N when N is more
 # and this may write it, as a server expecting N connections at once
-# would be set up; it is put back at the end.  Above the cap a request
+# would be set up; it is put back at the end.  (Called in this shell,
+# not in a pipeline's subshell, so that backlog_was is seen at exit.)  Above the cap a request
 # that comes while the server is that many behind is dropped, and the
 # client's CM sends it again only after its response timeout, seconds:
 # the time would be the server's lag, not the connections' cost.
@@ -123,7 +124,6 @@ backlog() {
 cm() {
     impl=$1 n=$2 port=$3
     shift 3
-    backlog "$n"
     "$@" -b "$VERBS_IP1" -c "$n" -p "$port" >/dev/null 2>&1 &
     server=$!
     sleep 2
@@ -194,6 +194,8 @@ cmtime_tcl=${BENCH_CTL_CMTIME:-$here/../examples/cmtime.tcl}
 [ -f "$cmtime_tcl" ] || cmtime_tcl=
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; [ -z "$backlog_was" ] || echo "$backlog_was" >$backlog_file' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
 nimpls=$(echo $impls | wc -w)
 port=18700
 r=1
@@ -216,6 +218,7 @@ while [ $r -le "$rounds" ]; do
     for n in $ns; do
 	[ -n "$cmtime_tcl" ] || break
 	capped cm_connect "$n" && continue
+	backlog "$n"
 	for impl in $order; do
 	    port=$((port + 1))
 	    case $impl in
