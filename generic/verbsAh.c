@@ -135,6 +135,11 @@ const VerbsType verbsAhClass = {
  *----------------------------------------------------------------------
  */
 
+/*
+ * The last ah_attr value parsed in this thread (per thread: a
+ * Tcl_ThreadDataKey), by its address alone.
+ */
+
 static Tcl_ThreadDataKey lastAhKey;
 
 static int
