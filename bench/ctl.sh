@@ -99,11 +99,12 @@ cm_usec() {	# cm_usec N <client's output
 # (net.rdma_ucm.max_backlog, 1024 by default; cmtime and cmtime.tcl
 # listen with backlog 0, which is the cap) raised to N when N is more
 # and this may write it, as a server expecting N connections at once
-# would be set up; it is put back at the end.  (Called in this shell,
-# not in a pipeline's subshell, so that backlog_was is seen at exit.)  Above the cap a request
+# would be set up; it is put back at the end.  Above the cap a request
 # that comes while the server is that many behind is dropped, and the
 # client's CM sends it again only after its response timeout, seconds:
 # the time would be the server's lag, not the connections' cost.
+# (Called in this shell, not in a pipeline's subshell, so that
+# backlog_was is seen at exit.)
 backlog_file=/proc/sys/net/rdma_ucm/max_backlog
 backlog_was=
 backlog() {
