@@ -485,13 +485,12 @@ MODULE_SCOPE void	VerbsSendWrCache(Tcl_Interp *interp, VerbsQp *q,
 MODULE_SCOPE void	VerbsRecvWrCache(Tcl_Interp *interp, Tcl_Obj *wrObj,
 			    const struct ibv_recv_wr *wr);
 struct VerbsStruct;
-MODULE_SCOPE int	VerbsStructApply(Tcl_Obj *valueObj,
-			    const struct VerbsStruct *structPtr, void *target,
-			    size_t size);
-MODULE_SCOPE void	VerbsStructCache(Tcl_Obj *valueObj,
+typedef void (VerbsStructFixProc)(Tcl_Obj *dictObj, void *value,
+	unsigned char *given);
+MODULE_SCOPE int	VerbsDictToStructKept(Tcl_Interp *interp,
 			    const struct VerbsStruct *structPtr,
-			    const void *value,
-			    const unsigned char *given, size_t size);
+			    const char *what, Tcl_Obj *dictObj, void *target,
+			    size_t size, VerbsStructFixProc *fixProc);
 
 /*
  * Command options through the VerbsField rows (verbsAttr.c).

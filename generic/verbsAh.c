@@ -103,54 +103,47 @@ const VerbsType verbsAhClass = {
 /*
  *----------------------------------------------------------------------
  *
- * VerbsParseAhAttr, VerbsSetAhAttr, ImpliesGlobal --
+ * VerbsParseAhAttr, VerbsSetAhAttr, ImplyGlobal --
  *
  *	An ah_attr dict (dlid sl src_path_bits static_rate is_global
  *	port_num grh {dgid flow_label sgid_index hop_limit traffic_class})
- *	into a struct.  A grh without is_global implies is_global.
+ *	into a struct.  A grh without is_global implies is_global
+ *	(ImplyGlobal, which also marks is_global given when it sets it).
  *	VerbsParseAhAttr fills the whole struct, port_num 1 unless given;
  *	VerbsSetAhAttr, the setProc of a struct's ah_attr fields, writes
  *	the fields the dict gives over what *memberPtr holds (the QP's port
- *	as port_num, say), as a nested dict does.
- *
- *	The dict names no object, so its struct can be kept in the value
- *	(VerbsStructCache): a QP's to_rtr or an AH made again from the
- *	same ah_attr value parses nothing.  What a dict wrote is found by
- *	parsing it twice, over zeros and over ones: a byte the two agree on
- *	was written.  That costs a parse more and the value's string, so a
- *	value is kept only when it comes a second time in a row (the
- *	thread remembers the last one by its address, which is never
- *	followed): a dict made for one call (verbs::connect's, an event's)
- *	is parsed once, as before.
+ *	as port_num, say), as a nested dict does.  The dict names no
+ *	object, so a value given again keeps its struct
+ *	(VerbsDictToStructKept): a QP's to_rtr, or an AH made again from
+ *	the same value, parses nothing.
  *
  * Results:
  *	A standard Tcl result; what (VerbsSetAhAttr: the key) names the
- *	dict in messages.  ImpliesGlobal: whether the dict has a grh and
- *	no is_global.
+ *	dict in messages.
  *
  * Side effects:
- *	Fills the struct; may replace the value's internal representation
- *	and remember its address.
+ *	Fills the struct; may replace the value's internal representation.
  *
  *----------------------------------------------------------------------
  */
 
-/*
- * The last ah_attr value parsed in this thread (per thread: a
- * Tcl_ThreadDataKey), by its address alone.
- */
-
-static Tcl_ThreadDataKey lastAhKey;
-
-static int
-ImpliesGlobal(
-    Tcl_Obj *dictObj)		/* A dict (VerbsDictToStruct took it). */
+static void
+ImplyGlobal(
+    Tcl_Obj *dictObj,		/* A dict (VerbsDictToStruct took it). */
+    void *value,
+    unsigned char *given)	/* Or NULL. */
 {
     Tcl_Obj *grh = NULL, *global = NULL;
 
     Tcl_DictObjGet(NULL, dictObj, VerbsKeyObj("grh"), &grh);
     Tcl_DictObjGet(NULL, dictObj, VerbsKeyObj("is_global"), &global);
-    return grh != NULL && global == NULL;
+    if (grh && !global) {
+	((struct ibv_ah_attr *) value)->is_global = 1;
+	if (given) {
+	    memset(given + offsetof(struct ibv_ah_attr, is_global), 1,
+		    sizeof(((struct ibv_ah_attr *) NULL)->is_global));
+	}
+    }
 }
 
 int
@@ -171,49 +164,8 @@ VerbsSetAhAttr(
     Tcl_Obj *dictObj,
     void *memberPtr)
 {
-    struct ibv_ah_attr zeros, ones;
-    unsigned char given[sizeof(struct ibv_ah_attr)];
-    const unsigned char *z = (const unsigned char *) &zeros;
-    const unsigned char *o = (const unsigned char *) &ones;
-    Tcl_Obj **lastPtr;
-    size_t i;
-
-    if (VerbsStructApply(dictObj, &verbsAhAttrStruct, memberPtr,
-	    sizeof(zeros))) {
-	return TCL_OK;
-    }
-    lastPtr = (Tcl_Obj **) Tcl_GetThreadData(&lastAhKey, sizeof(Tcl_Obj *));
-    if (*lastPtr != dictObj) {
-	*lastPtr = dictObj;
-	if (VerbsDictToStruct(interp, &verbsAhAttrStruct, what, dictObj,
-		memberPtr, NULL) != TCL_OK) {
-	    return TCL_ERROR;
-	}
-	if (ImpliesGlobal(dictObj)) {
-	    ((struct ibv_ah_attr *) memberPtr)->is_global = 1;
-	}
-	return TCL_OK;
-    }
-    memset(&zeros, 0, sizeof(zeros));
-    memset(&ones, 0xff, sizeof(ones));
-    if (VerbsDictToStruct(interp, &verbsAhAttrStruct, what, dictObj,
-	    &zeros, NULL) != TCL_OK
-	    || VerbsDictToStruct(interp, &verbsAhAttrStruct, what, dictObj,
-	    &ones, NULL) != TCL_OK) {
-	return TCL_ERROR;
-    }
-    for (i = 0; i < sizeof(given); i++) {
-	given[i] = z[i] == o[i];
-    }
-    if (ImpliesGlobal(dictObj)) {
-	zeros.is_global = 1;
-	memset(given + offsetof(struct ibv_ah_attr, is_global), 1,
-		sizeof(zeros.is_global));
-    }
-    VerbsStructCache(dictObj, &verbsAhAttrStruct, &zeros, given,
-	    sizeof(zeros));
-    return VerbsStructApply(dictObj, &verbsAhAttrStruct, memberPtr,
-	    sizeof(zeros)) ? TCL_OK : TCL_ERROR;
+    return VerbsDictToStructKept(interp, &verbsAhAttrStruct, what, dictObj,
+	    memberPtr, sizeof(struct ibv_ah_attr), ImplyGlobal);
 }
 
 /*

@@ -401,27 +401,48 @@ VerbsRecvWrCache(
 /*
  *----------------------------------------------------------------------
  *
- * VerbsStructApply, VerbsStructCache --
+ * StructApply, VerbsDictToStructKept --
  *
- *	Attribute dicts that name no object, kept parsed.  VerbsStructCache
- *	keeps in a value the struct of size bytes that parsing it as
- *	structPtr gave (value) and which bytes it wrote (given[i] nonzero);
- *	VerbsStructApply writes those bytes over *target, when the value
- *	holds them for that struct.
+ *	Attribute dicts that name no object, kept parsed: the same dict
+ *	always parses the same way.  VerbsDictToStructKept parses dictObj
+ *	as structPtr (size bytes) over *target, writing only the fields the
+ *	dict gives, as VerbsDictToStruct does; fixProc, if any, then
+ *	completes the parsed struct and which bytes it sets (is_global
+ *	that a grh implies).  StructApply writes the kept form over
+ *	*target, when the value holds one for that struct.
+ *
+ *	Which bytes a dict writes is found by parsing it twice, over zeros
+ *	and over ones: a byte the two agree on was written.  That costs a
+ *	parse more and the value's string, so a value is kept only when it
+ *	comes a second time in a row (the thread remembers the last one by
+ *	its address, which is never followed): a dict made for one call (an
+ *	event's, verbs::connect's) is parsed once, as it would be without
+ *	the cache.
  *
  * Results:
- *	VerbsStructApply: 1 when it applied the kept form, 0 when there is
- *	none (parse the dict).
+ *	StructApply: 1 when it applied the kept form, 0 when there is none.
+ *	VerbsDictToStructKept: a standard Tcl result; what names the dict
+ *	in messages.
  *
  * Side effects:
- *	VerbsStructApply writes into *target.  VerbsStructCache replaces
- *	the value's internal representation.
+ *	Write into *target; VerbsDictToStructKept may replace the value's
+ *	internal representation, and remembers its address.
  *
  *----------------------------------------------------------------------
  */
 
-int
-VerbsStructApply(
+/*
+ * The last value VerbsDictToStructKept parsed in this thread (per thread:
+ * a Tcl_ThreadDataKey), by its address alone.
+ */
+
+static Tcl_ThreadDataKey lastParsedKey;
+
+/* The largest struct VerbsDictToStructKept keeps. */
+#define KEPT_MAX 256
+
+static int
+StructApply(
     Tcl_Obj *valueObj,
     const VerbsStruct *structPtr,
     void *target,
@@ -446,24 +467,57 @@ VerbsStructApply(
     return 1;
 }
 
-void
-VerbsStructCache(
-    Tcl_Obj *valueObj,
+int
+VerbsDictToStructKept(
+    Tcl_Interp *interp,
     const VerbsStruct *structPtr,
-    const void *value,
-    const unsigned char *given,
-    size_t size)
+    const char *what,
+    Tcl_Obj *dictObj,
+    void *target,
+    size_t size,
+    VerbsStructFixProc *fixProc)
 {
-    StructRep *rep = (StructRep *) ckalloc(offsetof(StructRep, bytes)
-	    + 2 * size);
+    unsigned char zeros[KEPT_MAX], ones[KEPT_MAX];
+    StructRep *rep;
+    Tcl_Obj **lastPtr;
     size_t i;
 
+    if (StructApply(dictObj, structPtr, target, size)) {
+	return TCL_OK;
+    }
+    lastPtr = (Tcl_Obj **) Tcl_GetThreadData(&lastParsedKey,
+	    sizeof(Tcl_Obj *));
+    if (*lastPtr != dictObj || size > KEPT_MAX) {
+	*lastPtr = dictObj;
+	if (VerbsDictToStruct(interp, structPtr, what, dictObj, target,
+		NULL) != TCL_OK) {
+	    return TCL_ERROR;
+	}
+	if (fixProc) {
+	    fixProc(dictObj, target, NULL);
+	}
+	return TCL_OK;
+    }
+    memset(zeros, 0, size);
+    memset(ones, 0xff, size);
+    if (VerbsDictToStruct(interp, structPtr, what, dictObj, zeros, NULL)
+	    != TCL_OK
+	    || VerbsDictToStruct(interp, structPtr, what, dictObj, ones, NULL)
+	    != TCL_OK) {
+	return TCL_ERROR;
+    }
+    rep = (StructRep *) ckalloc(offsetof(StructRep, bytes) + 2 * size);
     rep->refCount = 1;
     rep->structPtr = structPtr;
     rep->size = size;
-    memcpy(rep->bytes, value, size);
+    memcpy(rep->bytes, zeros, size);
     for (i = 0; i < size; i++) {
-	rep->bytes[size + i] = given[i] != 0;
+	rep->bytes[size + i] = zeros[i] == ones[i];
     }
-    SetRep(valueObj, &structType, rep, NULL);
+    if (fixProc) {
+	fixProc(dictObj, rep->bytes, rep->bytes + size);
+    }
+    SetRep(dictObj, &structType, rep, NULL);
+    return StructApply(dictObj, structPtr, target, size) ? TCL_OK
+	    : TCL_ERROR;
 }
